@@ -1,0 +1,23 @@
+//! `memdir init`: create the memory dir and its repository (idempotent), adopting what is there.
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+
+/// Create the memory dir and its git repository; files already there are adopted as commits.
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {}
+
+pub fn run(ctx: &Ctx, _args: &InitArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    resolved.check_enabled()?;
+    let existed = resolved.dir().join(".git").is_dir();
+    let mut store = crate::memory::store::Store::open(resolved.dir())?;
+    let adoption = store.adopt(None)?;
+    output.adoption(&adoption)?;
+    let verb = if existed {
+        "already initialised"
+    } else {
+        "initialised"
+    };
+    output.info(&format!("{verb} {}", resolved.dir().display()))
+}

@@ -1,0 +1,52 @@
+//! `memdir list`: the memories, in index order.
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::memory::catalog::list_memories;
+use crate::memory::taxonomy::MemoryType;
+
+/// List memories: type, name and description.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Only memories of this type.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub memory_type: Option<String>,
+    /// Print JSON: an array of {name, type, description, title, file}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let wanted: Option<MemoryType> = match &args.memory_type {
+        Some(t) => Some(
+            t.parse()
+                .map_err(|e: crate::memory::taxonomy::UnknownType| Error::Usage(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let resolved = ctx.resolve(output)?;
+    let memories: Vec<_> = list_memories(resolved.dir())?
+        .into_iter()
+        .filter(|m| wanted.is_none() || m.memory_type == wanted)
+        .collect();
+    if args.json {
+        return output.json(&serde_json::Value::Array(
+            memories.iter().map(|m| m.to_json()).collect(),
+        ));
+    }
+    let mut text = String::new();
+    for m in &memories {
+        let kind = m.memory_type.map_or("untyped", MemoryType::as_str);
+        let flag = if m.title.is_none() {
+            "  (not in MEMORY.md)"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "{kind:<9} {:<24} {}{flag}\n",
+            m.name,
+            m.description.as_deref().unwrap_or("")
+        ));
+    }
+    output.data(&text)
+}

@@ -1,0 +1,241 @@
+//! The command line (DESIGN §11): global flags, one module per subcommand, and the context every
+//! subcommand runs in (where memory lives, whether it is on, where output goes).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+
+use crate::Error;
+use crate::memory::store::{Adoption, Store};
+use crate::paths::{Environment, MemoryLocation, absolute_from, resolve_memory_dir};
+use crate::settings::{AutoMemory, Settings, auto_memory};
+
+pub mod index;
+pub mod init;
+pub mod list;
+pub mod log;
+pub mod path;
+pub mod rm;
+pub mod save;
+pub mod show;
+pub mod snapshot;
+
+/// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
+#[derive(Debug, Parser)]
+#[command(name = "memdir", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags accepted before or after the subcommand.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Use this memory dir, whatever the settings say.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub memory_dir: Option<PathBuf>,
+    /// The project whose memory to use [default: the current directory].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Print nothing but errors and warnings.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Print more: commit ids and what was adopted.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Init(init::InitArgs),
+    Path(path::PathArgs),
+    Save(save::SaveArgs),
+    List(list::ListArgs),
+    Show(show::ShowArgs),
+    Rm(rm::RmArgs),
+    Index(index::IndexArgs),
+    Snapshot(snapshot::SnapshotArgs),
+    Log(log::LogArgs),
+}
+
+/// Where output goes: the library never prints to the process's streams itself.
+pub struct Output<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    pub quiet: bool,
+    pub verbose: bool,
+}
+
+impl Output<'_> {
+    /// A line of normal output (suppressed by `-q`).
+    pub fn info(&mut self, line: &str) -> Result<(), Error> {
+        if self.quiet {
+            return Ok(());
+        }
+        writeln!(self.out, "{line}").map_err(stdout_error)
+    }
+
+    /// A line shown only with `-v`.
+    pub fn detail(&mut self, line: &str) -> Result<(), Error> {
+        if !self.verbose || self.quiet {
+            return Ok(());
+        }
+        writeln!(self.out, "{line}").map_err(stdout_error)
+    }
+
+    /// Data the command exists to print (shown even with `-q`).
+    pub fn data(&mut self, text: &str) -> Result<(), Error> {
+        self.out.write_all(text.as_bytes()).map_err(stdout_error)
+    }
+
+    /// JSON on one line.
+    pub fn json(&mut self, value: &serde_json::Value) -> Result<(), Error> {
+        writeln!(self.out, "{value}").map_err(stdout_error)
+    }
+
+    /// `warning: …` on stderr.
+    pub fn warn(&mut self, line: &str) -> Result<(), Error> {
+        writeln!(self.err, "warning: {line}").map_err(|source| Error::Io {
+            context: "writing to stderr".into(),
+            source,
+        })
+    }
+
+    /// Report what adoption did before (or as) a write.
+    pub fn adoption(&mut self, adoption: &Adoption) -> Result<(), Error> {
+        for (id, subject) in &adoption.commits {
+            self.info(&format!("adopted {} {subject}", short(id)))?;
+        }
+        for file in &adoption.unindexed {
+            self.warn(&format!(
+                "{file} is not in MEMORY.md yet: a save in progress, or an interrupted one (left uncommitted)"
+            ))?;
+        }
+        for file in &adoption.dangling {
+            self.warn(&format!(
+                "MEMORY.md names {file}, which does not exist (yet): left uncommitted"
+            ))?;
+        }
+        for file in &adoption.deleted_but_indexed {
+            self.warn(&format!(
+                "{file} was deleted but MEMORY.md still names it: left uncommitted"
+            ))?;
+        }
+        for file in &adoption.unreadable {
+            self.warn(&format!(
+                "{file} has unreadable frontmatter; adopted as it is, untyped"
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+fn stdout_error(source: std::io::Error) -> Error {
+    Error::Io {
+        context: "writing to stdout".into(),
+        source,
+    }
+}
+
+/// A commit id as shown to people.
+pub fn short(id: &gix::ObjectId) -> String {
+    id.to_hex_with_len(7).to_string()
+}
+
+/// What every subcommand starts from.
+pub struct Ctx {
+    pub env: Environment,
+    pub global: GlobalArgs,
+}
+
+/// Where memory lives for this invocation, and whether writing there is allowed.
+pub struct Resolved {
+    pub location: MemoryLocation,
+    pub auto_memory: AutoMemory,
+}
+
+impl Ctx {
+    pub fn project(&self) -> PathBuf {
+        match &self.global.project {
+            Some(project) => absolute_from(&self.env.cwd, project),
+            None => self.env.cwd.clone(),
+        }
+    }
+
+    /// Resolve the memory dir (§2) and the enable switch, telling the user about an ignored
+    /// project setting.
+    pub fn resolve(&self, output: &mut Output<'_>) -> Result<Resolved, Error> {
+        let project = self.project();
+        let settings = Settings::load(&self.env, &project)?;
+        let location = resolve_memory_dir(
+            &self.env,
+            &settings,
+            self.global.memory_dir.as_deref(),
+            &project,
+        )?;
+        if let Some(file) = &location.ignored_project_setting {
+            output.warn(&format!(
+                "ignored autoMemoryDirectory in {} (project settings can never choose the memory dir)",
+                file.display()
+            ))?;
+        }
+        Ok(Resolved {
+            auto_memory: auto_memory(&self.env, &settings),
+            location,
+        })
+    }
+
+    /// The memory dir, locked for a write; refuses (exit 3) when auto memory is off.
+    pub fn open_for_write(&self, output: &mut Output<'_>) -> Result<Store, Error> {
+        let resolved = self.resolve(output)?;
+        resolved.check_enabled()?;
+        Ok(Store::open(&resolved.location.dir)?)
+    }
+}
+
+impl Resolved {
+    pub fn dir(&self) -> &Path {
+        &self.location.dir
+    }
+
+    pub fn check_enabled(&self) -> Result<(), Error> {
+        match &self.auto_memory {
+            AutoMemory::On => Ok(()),
+            AutoMemory::Off(switch) => Err(Error::Disabled(switch.clone())),
+        }
+    }
+}
+
+/// A session id goes into a commit trailer: one line of printable text.
+pub fn validate_session(session: Option<&str>) -> Result<Option<&str>, Error> {
+    match session {
+        Some(s) if s.is_empty() || s.len() > 200 || s.chars().any(char::is_control) => {
+            Err(Error::Usage(format!(
+                "invalid session id {s:?}: one line of printable text, at most 200 bytes"
+            )))
+        }
+        other => Ok(other),
+    }
+}
+
+/// Run one parsed command.
+pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), Error> {
+    let ctx = Ctx {
+        env,
+        global: cli.global.clone(),
+    };
+    match &cli.command {
+        Command::Init(args) => init::run(&ctx, args, output),
+        Command::Path(args) => path::run(&ctx, args, output),
+        Command::Save(args) => save::run(&ctx, args, output),
+        Command::List(args) => list::run(&ctx, args, output),
+        Command::Show(args) => show::run(&ctx, args, output),
+        Command::Rm(args) => rm::run(&ctx, args, output),
+        Command::Index(args) => index::run(&ctx, args, output),
+        Command::Snapshot(args) => snapshot::run(&ctx, args, output),
+        Command::Log(args) => log::run(&ctx, args, output),
+    }
+}

@@ -1,0 +1,26 @@
+//! `memdir show`: one memory's topic file.
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::memory::catalog::read_memory;
+
+/// Print a memory's topic file.
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The memory's name.
+    pub name: String,
+    /// Print JSON: {name, type, description, title, file, body}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    let (memory, text, topic) = read_memory(resolved.dir(), &args.name)?;
+    if args.json {
+        let mut value = memory.to_json();
+        value["body"] = serde_json::Value::String(topic.body);
+        return output.json(&value);
+    }
+    output.data(&text)
+}

@@ -1,0 +1,66 @@
+//! The library's error, one variant per module's error, and the exit codes of DESIGN §11.
+
+use crate::memory::store::StoreError;
+use crate::paths::PathError;
+use crate::repo::RepoError;
+use crate::settings::SettingsError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Path(#[from] PathError),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+    /// Auto memory is off; the text names the switch.
+    #[error("auto memory is disabled by {0} (team memory too); nothing was changed")]
+    Disabled(String),
+    /// Bad usage or input that no module owns.
+    #[error("{0}")]
+    Usage(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+/// Exit codes (DESIGN §11).
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_FAILURE: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_DISABLED: u8 = 3;
+
+impl Error {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Disabled(_) => EXIT_DISABLED,
+            Error::Usage(_) => EXIT_USAGE,
+            Error::Path(PathError::Io { .. }) => EXIT_FAILURE,
+            Error::Path(_) => EXIT_USAGE,
+            Error::Settings(SettingsError::Read { .. }) => EXIT_FAILURE,
+            Error::Settings(_) => EXIT_USAGE,
+            Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Store(_) | Error::Repo(_) | Error::Io { .. } => EXIT_FAILURE,
+        }
+    }
+
+    /// A hint to print under the error, where one helps.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            Error::Disabled(_) => Some("unset the switch named above to turn auto memory back on"),
+            Error::Path(PathError::InvalidMemoryDir { .. }) => {
+                Some("autoMemoryDirectory must be an absolute path or start with ~/")
+            }
+            _ => None,
+        }
+    }
+
+    /// Writing to a closed pipe (`memdir log | head`) is not a failure.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}

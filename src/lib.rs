@@ -1,0 +1,16 @@
+//! memdir: durable, git-native memory for AI coding agents, in the exact on-disk layout that
+//! Claude Code 2.1.x reads (DESIGN §1).
+//!
+//! The library never prints and never exits: commands write to the [`cli::Output`] they are
+//! given, and errors carry their exit code ([`Error::exit_code`]).
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod error;
+pub mod fault;
+pub mod memory;
+pub mod paths;
+pub mod repo;
+pub mod settings;
+
+pub use error::Error;

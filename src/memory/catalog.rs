@@ -1,0 +1,122 @@
+//! Reading the memory dir as it stands (DESIGN §2, §3): which memories there are, in index order,
+//! and one memory's file. Reads take no lock and change nothing.
+
+use std::path::{Path, PathBuf};
+
+use crate::memory::index::{Index, IndexLine};
+use crate::memory::store::{INDEX_FILE, StoreError, check_inside, read_index};
+use crate::memory::taxonomy::{MemoryType, validate_name};
+use crate::memory::topic::TopicFile;
+
+/// One memory, as `list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Memory {
+    /// The file name without `.md`.
+    pub name: String,
+    pub memory_type: Option<MemoryType>,
+    pub description: Option<String>,
+    /// The title of its index line; `None` when the index does not name it.
+    pub title: Option<String>,
+    pub file: String,
+    pub path: PathBuf,
+}
+
+/// Folders and files in the memory dir that are not topic files (§2).
+fn is_topic_file(name: &str) -> bool {
+    name.ends_with(".md") && name != INDEX_FILE && !name.starts_with('.')
+}
+
+/// Read and parse one topic file; malformed frontmatter is an error naming the file.
+fn read_topic(dir: &Path, file: &str) -> Result<(String, TopicFile), StoreError> {
+    let path = dir.join(file);
+    check_inside(dir, &path)?;
+    let bytes = std::fs::read(&path).map_err(|source| StoreError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
+    let topic =
+        TopicFile::parse(&text).map_err(|source| StoreError::Topic { file: path, source })?;
+    Ok((text, topic))
+}
+
+/// Every topic file, those the index names first (in its order), then the rest by name.
+pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(StoreError::Io {
+                path: dir.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| StoreError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if is_topic_file(&name) && !entry.path().is_dir() {
+            files.push(name);
+        }
+    }
+    files.sort();
+    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
+    let order: Vec<IndexLine> = index.entries().map(|(_, e)| e).collect();
+    let position = |file: &str| order.iter().position(|e| e.file_name() == file);
+    files.sort_by_key(|f| (position(f).unwrap_or(usize::MAX), f.clone()));
+
+    files
+        .into_iter()
+        .map(|file| {
+            let (_, topic) = read_topic(dir, &file)?;
+            Ok(Memory {
+                name: file.trim_end_matches(".md").to_string(),
+                memory_type: topic.memory_type,
+                description: topic.description,
+                title: position(&file).map(|i| order[i].title.clone()),
+                path: dir.join(&file),
+                file,
+            })
+        })
+        .collect()
+}
+
+/// One memory by name: its summary and its file's text.
+pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile), StoreError> {
+    validate_name(name)?;
+    let file = format!("{name}.md");
+    let path = dir.join(&file);
+    if !path.is_file() {
+        return Err(StoreError::NotFound(name.to_string()));
+    }
+    let (text, topic) = read_topic(dir, &file)?;
+    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
+    let memory = Memory {
+        name: name.to_string(),
+        memory_type: topic.memory_type,
+        description: topic.description.clone(),
+        title: index.entry_for(&file).map(|e| e.title),
+        file,
+        path,
+    };
+    Ok((memory, text, topic))
+}
+
+impl Memory {
+    /// The JSON object of `list --json` and `show --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "type": self.memory_type.map(MemoryType::as_str),
+            "description": self.description,
+            "title": self.title,
+            "file": self.file,
+        })
+    }
+}

@@ -1,0 +1,869 @@
+//! The store (DESIGN §4): the locked two-step save, removal, and adoption of what an agent wrote
+//! into the memory dir itself, each mutation one commit.
+//!
+//! Crash windows, in order: the topic file is written atomically (temp file, fsync, rename, fsync
+//! dir), then `MEMORY.md` likewise, then the commit. A crash after the topic file leaves an
+//! orphan and a consistent index; a crash after the index leaves the work tree ahead of HEAD,
+//! and every later write first adopts it as its own commit. Nothing written is ever lost.
+
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::bstr::BString;
+use gix::objs::tree::EntryKind;
+
+use crate::memory::index::{Index, IndexLine, IndexLineError};
+use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, measure_index};
+use crate::memory::taxonomy::{InvalidName, MemoryType, validate_name};
+use crate::memory::topic::{TopicError, TopicFile};
+use crate::repo::{CleanFiles, MemoryRepo, RepoError, TreeMap};
+
+/// The index file's name.
+pub const INDEX_FILE: &str = "MEMORY.md";
+/// Temp files end so; `.git/info/exclude` hides them and a locked writer removes stale ones.
+const TEMP_SUFFIX: &str = ".memdir-tmp";
+/// What `.git/info/exclude` holds: folders of the memory dir that are not memdir's to track.
+const EXCLUDES: &str = "# memdir: not topic files (DESIGN §2)\n/team/\n/logs/\n/sessions/\n/proposals/\n.*.memdir-tmp\n";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{}: {source}", file.display())]
+    Topic { file: PathBuf, source: TopicError },
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error(transparent)]
+    InvalidName(#[from] InvalidName),
+    #[error(transparent)]
+    IndexLine(#[from] IndexLineError),
+    #[error("no memory named {0:?}")]
+    NotFound(String),
+    #[error("{} resolves to {}, outside the memory dir", path.display(), target.display())]
+    Outside { path: PathBuf, target: PathBuf },
+    #[error("{} is not valid UTF-8", .0.display())]
+    NotUtf8(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl StoreError {
+    /// Whether the error is the caller's input (exit 2), not a failure of the machine (exit 1).
+    pub fn is_invalid_input(&self) -> bool {
+        !matches!(self, StoreError::Io { .. } | StoreError::Repo(_))
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// What a commit did, for the message and for `log`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Save,
+    Update,
+    Delete,
+    Adopt,
+}
+
+impl Op {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Save => "save",
+            Op::Update => "update",
+            Op::Delete => "delete",
+            Op::Adopt => "adopt",
+        }
+    }
+}
+
+/// The commit message of §4: `<op>(<type>): <name>`, the description, then trailers.
+pub fn commit_message(
+    op: Op,
+    memory_type: &str,
+    name: &str,
+    description: &str,
+    session: Option<&str>,
+) -> String {
+    let mut message = format!("{}({memory_type}): {name}\n\n", op.as_str());
+    let description = description.trim();
+    if !description.is_empty() {
+        message.push_str(description);
+        message.push_str("\n\n");
+    }
+    message.push_str(&format!("Memdir-Op: {}\n", op.as_str()));
+    if let Some(session) = session {
+        message.push_str(&format!("Memdir-Session: {session}\n"));
+    }
+    message
+}
+
+/// The type as written in a commit subject; `untyped` for a file without one.
+fn type_label(memory_type: Option<MemoryType>) -> &'static str {
+    memory_type.map_or("untyped", MemoryType::as_str)
+}
+
+/// A save or update as a user or an agent asks for it.
+#[derive(Debug, Clone)]
+pub struct SaveRequest<'a> {
+    pub name: &'a str,
+    pub memory_type: MemoryType,
+    pub description: &'a str,
+    pub title: Option<&'a str>,
+    pub body: &'a str,
+    pub session: Option<&'a str>,
+}
+
+impl SaveRequest<'_> {
+    /// Every check that needs no file: bad input changes nothing.
+    pub fn validate(&self) -> Result<(), StoreError> {
+        validate_name(self.name)?;
+        if self.description.contains(['\n', '\r']) {
+            return Err(StoreError::InvalidInput(
+                "the description holds a newline; it must be one line".into(),
+            ));
+        }
+        if self.description.trim().is_empty() {
+            return Err(StoreError::InvalidInput("the description is empty".into()));
+        }
+        if self.body.trim().is_empty() {
+            return Err(StoreError::InvalidInput("the body is empty".into()));
+        }
+        if let Some(title) = self.title
+            && title.trim().is_empty()
+        {
+            return Err(StoreError::InvalidInput("the title is empty".into()));
+        }
+        IndexLine::for_memory(
+            &self.title(),
+            &format!("{}.md", self.name),
+            self.description,
+        )?;
+        Ok(())
+    }
+
+    /// The title given, else one made from the name (`pre-commit-lint` → `Pre commit lint`).
+    fn title(&self) -> String {
+        match self.title {
+            Some(title) => title.trim().to_string(),
+            None => title_from_name(self.name),
+        }
+    }
+}
+
+fn title_from_name(name: &str) -> String {
+    let spaced = name.replace('-', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
+    }
+}
+
+/// What happened to the work tree before or during a write, for the user to see.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Adoption {
+    /// Commits made, with their subjects.
+    pub commits: Vec<(ObjectId, String)>,
+    /// Topic files not yet named by the index: a save in progress, or an interrupted one.
+    pub unindexed: Vec<String>,
+    /// Index lines naming a file that does not exist (yet).
+    pub dangling: Vec<String>,
+    /// Topic files deleted while the index still names them.
+    pub deleted_but_indexed: Vec<String>,
+    /// Adopted files whose frontmatter could not be read (adopted as they are, untyped).
+    pub unreadable: Vec<String>,
+}
+
+/// The outcome of a save or update.
+#[derive(Debug, Clone)]
+pub struct Saved {
+    /// `None` when the memory already held exactly this (nothing to commit).
+    pub commit: Option<ObjectId>,
+    pub op: Op,
+    pub file: String,
+    pub adoption: Adoption,
+    pub warnings: Vec<String>,
+}
+
+/// The outcome of a removal.
+#[derive(Debug, Clone)]
+pub struct Removed {
+    pub commit: ObjectId,
+    pub file: String,
+    pub adoption: Adoption,
+    pub warnings: Vec<String>,
+}
+
+/// A top-level work-tree file, with the blob id of its content.
+struct WorkFile {
+    id: ObjectId,
+    stat: crate::repo::Stat,
+}
+
+/// The memory dir, locked for writing.
+pub struct Store {
+    dir: PathBuf,
+    repo: MemoryRepo,
+    /// Held for the store's lifetime: `.git/memdir.lock`, exclusive.
+    _lock: File,
+}
+
+impl Store {
+    /// Open the memory dir for writing, creating it and its repository if needed, and take the
+    /// per-dir lock (waiting for other writers).
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let repo = {
+            // Two first writers must not both create the repository: serialise on the dir itself.
+            let dir_handle = File::open(dir).map_err(io_error(dir))?;
+            dir_handle.lock().map_err(io_error(dir))?;
+            let (repo, _) = MemoryRepo::open_or_init(dir)?;
+            ensure_excludes(repo.git_dir())?;
+            repo
+        };
+        let lock_path = repo.git_dir().join("memdir.lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error(&lock_path))?;
+        lock.lock().map_err(io_error(&lock_path))?;
+        let store = Store {
+            dir: dir.to_path_buf(),
+            repo,
+            _lock: lock,
+        };
+        store.remove_stale_temp_files()?;
+        Ok(store)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Under the lock, any temp file is left over from a writer that died.
+    fn remove_stale_temp_files(&self) -> Result<(), StoreError> {
+        for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let entry = entry.map_err(io_error(&self.dir))?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(TEMP_SUFFIX) {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(io_error(&path))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Top-level `*.md` regular files and their blob ids, hashing only those whose stat data
+    /// does not prove them unchanged since `.git/index` was written (as `git status` does).
+    fn scan(&self) -> Result<std::collections::BTreeMap<String, WorkFile>, StoreError> {
+        let index = self.repo.open_index();
+        let mut out = std::collections::BTreeMap::new();
+        for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let entry = entry.map_err(io_error(&self.dir))?;
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if !name.ends_with(".md") || name.starts_with('.') {
+                continue;
+            }
+            let path = entry.path();
+            let (stat, is_file) = crate::repo::file_stat(&path)?;
+            if !is_file {
+                continue;
+            }
+            let id = match index
+                .as_ref()
+                .and_then(|index| index.unchanged_id(name.as_str(), &stat))
+            {
+                Some(id) => id,
+                None => {
+                    let bytes = std::fs::read(&path).map_err(io_error(&path))?;
+                    self.repo.blob_id(&bytes)?
+                }
+            };
+            out.insert(name, WorkFile { id, stat });
+        }
+        Ok(out)
+    }
+
+    fn read(&self, file: &str) -> Result<Vec<u8>, StoreError> {
+        let path = self.dir.join(file);
+        std::fs::read(&path).map_err(io_error(&path))
+    }
+
+    /// Commit what an agent (or an interrupted save) left in the work tree: one `adopt` commit
+    /// per topic file whose index line is there too, then one for remaining index edits.
+    pub fn adopt(&mut self, session: Option<&str>) -> Result<Adoption, StoreError> {
+        let mut adoption = Adoption::default();
+        let mut parent = self.repo.head_commit()?;
+        let mut tree = self.repo.head_tree()?;
+        let work = self.scan()?;
+        let head_index_text = match tree.get(INDEX_FILE.as_bytes()) {
+            Some((_, id)) => String::from_utf8_lossy(&self.repo.blob(*id)?).into_owned(),
+            None => String::new(),
+        };
+        let work_index_text = match work.get(INDEX_FILE) {
+            Some(_) => String::from_utf8(self.read(INDEX_FILE)?)
+                .map_err(|_| StoreError::NotUtf8(self.dir.join(INDEX_FILE)))?,
+            None => String::new(),
+        };
+        let linked: BTreeSet<String> = Index::parse(&work_index_text)
+            .entries()
+            .map(|(_, e)| e.file_name().to_string())
+            .collect();
+
+        let mut names: BTreeSet<&str> = work.keys().map(String::as_str).collect();
+        names.extend(
+            tree.iter()
+                .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"))
+                .filter_map(|(name, _)| std::str::from_utf8(name).ok()),
+        );
+        names.remove(INDEX_FILE);
+        let mut complete = Vec::new();
+        for name in names {
+            let in_work = work.get(name).map(|w| w.id);
+            let in_head = tree.get(name.as_bytes()).map(|(_, id)| *id);
+            if in_work == in_head {
+                continue;
+            }
+            match (in_work, in_head) {
+                (Some(_), None) if !linked.contains(name) => adoption.unindexed.push(name.into()),
+                (None, Some(_)) if linked.contains(name) => {
+                    adoption.deleted_but_indexed.push(name.into())
+                }
+                _ => complete.push(name.to_string()),
+            }
+        }
+
+        let has_index = work.contains_key(INDEX_FILE);
+        for name in &complete {
+            let (memory_type, description, op_name) = match work.get(name.as_str()) {
+                Some(_) => {
+                    let bytes = self.read(name)?;
+                    let id = self.repo.write_blob(&bytes)?;
+                    tree.insert(name.as_str().into(), (EntryKind::Blob, id));
+                    self.describe(name, &bytes, &mut adoption)
+                }
+                None => {
+                    let Some((_, id)) = tree.remove(name.as_bytes()) else {
+                        continue;
+                    };
+                    let bytes = self.repo.blob(id)?;
+                    self.describe(name, &bytes, &mut adoption)
+                }
+            };
+            let index_text = index_for_tree(&work_index_text, &head_index_text, &tree);
+            self.stage_index(&mut tree, has_index.then_some(index_text.as_str()))?;
+            let message = commit_message(Op::Adopt, memory_type, &op_name, &description, session);
+            let id = self.commit(&tree, parent, &message, &work)?;
+            adoption.commits.push((id, first_line(&message)));
+            parent = Some(id);
+        }
+
+        let before = tree.clone();
+        let index_text = index_for_tree(&work_index_text, &head_index_text, &tree);
+        self.stage_index(&mut tree, has_index.then_some(index_text.as_str()))?;
+        if tree != before {
+            let message = commit_message(Op::Adopt, "index", INDEX_FILE, "", session);
+            let id = self.commit(&tree, parent, &message, &work)?;
+            adoption.commits.push((id, first_line(&message)));
+        }
+        let index = Index::parse(&work_index_text);
+        adoption.dangling = index
+            .entries()
+            .map(|(_, e)| e.file_name().to_string())
+            .filter(|f| is_topic_name(f) && !tree.contains_key(f.as_bytes()))
+            .collect();
+        Ok(adoption)
+    }
+
+    /// The type, description and name of a topic file for an adopt commit.
+    fn describe(
+        &self,
+        file: &str,
+        bytes: &[u8],
+        adoption: &mut Adoption,
+    ) -> (&'static str, String, String) {
+        let name = file.strip_suffix(".md").unwrap_or(file).to_string();
+        match std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| TopicFile::parse(text).ok())
+        {
+            Some(topic) => (
+                type_label(topic.memory_type),
+                topic.description.unwrap_or_default(),
+                name,
+            ),
+            None => {
+                adoption.unreadable.push(file.to_string());
+                ("untyped", String::new(), name)
+            }
+        }
+    }
+
+    /// Put `MEMORY.md` with `text` into `tree`, or take it out when the work tree has none.
+    fn stage_index(&self, tree: &mut TreeMap, text: Option<&str>) -> Result<(), StoreError> {
+        match text {
+            None => {
+                tree.remove(INDEX_FILE.as_bytes());
+            }
+            Some(text) => {
+                let id = self.repo.blob_id(text.as_bytes())?;
+                if tree.get(INDEX_FILE.as_bytes()).map(|(_, old)| *old) != Some(id) {
+                    self.repo.write_blob(text.as_bytes())?;
+                    tree.insert(INDEX_FILE.into(), (EntryKind::Blob, id));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Commit `tree`; stat data goes to `.git/index` for files whose work content is in it.
+    fn commit(
+        &mut self,
+        tree: &TreeMap,
+        parent: Option<ObjectId>,
+        message: &str,
+        work: &std::collections::BTreeMap<String, WorkFile>,
+    ) -> Result<ObjectId, StoreError> {
+        let clean: CleanFiles = work
+            .iter()
+            .filter(|(name, w)| tree.get(name.as_bytes()).is_some_and(|(_, id)| *id == w.id))
+            .map(|(name, w)| (BString::from(name.as_str()), w.stat))
+            .collect();
+        Ok(self.repo.commit(tree, parent, message, &clean)?)
+    }
+
+    /// The two-step save: topic file, then index line, then one commit.
+    pub fn save(&mut self, request: &SaveRequest<'_>) -> Result<Saved, StoreError> {
+        request.validate()?;
+        let file = format!("{}.md", request.name);
+        let path = self.dir.join(&file);
+        check_inside(&self.dir, &path)?;
+        let mut adoption = self.adopt(request.session)?;
+        let mut warnings = Vec::new();
+
+        let head_tree = self.repo.head_tree()?;
+        let existing = match std::fs::read(&path) {
+            Ok(bytes) => {
+                let text =
+                    String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
+                let topic = TopicFile::parse(&text).map_err(|source| StoreError::Topic {
+                    file: path.clone(),
+                    source,
+                })?;
+                Some((text, topic))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+        let topic = match &existing {
+            Some((_, topic)) => topic
+                .updated(
+                    request.name,
+                    request.description,
+                    request.memory_type,
+                    request.body,
+                )
+                .map_err(|source| StoreError::Topic {
+                    file: path.clone(),
+                    source,
+                })?,
+            None => TopicFile::new(
+                request.name,
+                request.description,
+                request.memory_type,
+                request.body,
+            ),
+        };
+        let topic_text = topic.render();
+
+        let index_path = self.dir.join(INDEX_FILE);
+        check_inside(&self.dir, &index_path)?;
+        let index_text = read_index(&index_path)?;
+        let mut index = Index::parse(&index_text);
+        let title = match (request.title, index.entry_for(&file)) {
+            (None, Some(entry)) => entry.title,
+            _ => request.title(),
+        };
+        let (line, shortened) = IndexLine::for_memory(&title, &file, request.description)?;
+        if shortened {
+            warnings.push(format!(
+                "the index line for {} was shortened to stay under 150 characters (the full description is in the topic file)",
+                request.name
+            ));
+        }
+        index.upsert(&line);
+        let new_index_text = index.render();
+
+        if let Some((text, _)) = &existing
+            && *text == topic_text
+            && new_index_text == index_text
+            && head_tree.contains_key(file.as_bytes())
+        {
+            return Ok(Saved {
+                commit: None,
+                op: Op::Update,
+                file,
+                adoption,
+                warnings,
+            });
+        }
+        // An uncommitted file under this name (an interrupted save, or an agent's) is committed
+        // as it is before being replaced, so its content stays in history.
+        if existing.is_some() && !head_tree.contains_key(file.as_bytes()) {
+            let recovered = self.adopt_one(&file, request.session)?;
+            adoption.commits.push(recovered);
+        }
+        let op = if existing.is_some() {
+            Op::Update
+        } else {
+            Op::Save
+        };
+
+        let topic_stat = atomic_write(&self.dir, &file, topic_text.as_bytes())?;
+        crate::fault::point("after-topic");
+        let index_stat = atomic_write(&self.dir, INDEX_FILE, new_index_text.as_bytes())?;
+        crate::fault::point("after-index");
+
+        let parent = self.repo.head_commit()?;
+        let mut tree = self.repo.head_tree()?;
+        let topic_id = self.repo.write_blob(topic_text.as_bytes())?;
+        let index_id = self.repo.write_blob(new_index_text.as_bytes())?;
+        tree.insert(file.as_str().into(), (EntryKind::Blob, topic_id));
+        tree.insert(INDEX_FILE.into(), (EntryKind::Blob, index_id));
+        let mut work = self.scan_besides(&[&file, INDEX_FILE])?;
+        work.insert(
+            file.clone(),
+            WorkFile {
+                id: topic_id,
+                stat: topic_stat,
+            },
+        );
+        work.insert(
+            INDEX_FILE.to_string(),
+            WorkFile {
+                id: index_id,
+                stat: index_stat,
+            },
+        );
+        let message = commit_message(
+            op,
+            request.memory_type.as_str(),
+            request.name,
+            request.description,
+            request.session,
+        );
+        let commit = self.commit(&tree, parent, &message, &work)?;
+        warnings.extend(index_size_warnings(&new_index_text));
+        Ok(Saved {
+            commit: Some(commit),
+            op,
+            file,
+            adoption,
+            warnings,
+        })
+    }
+
+    /// Commit one uncommitted work-tree file as it is (index untouched) as `adopt`.
+    fn adopt_one(
+        &mut self,
+        file: &str,
+        session: Option<&str>,
+    ) -> Result<(ObjectId, String), StoreError> {
+        let bytes = self.read(file)?;
+        let mut ignored = Adoption::default();
+        let (memory_type, description, name) = self.describe(file, &bytes, &mut ignored);
+        let parent = self.repo.head_commit()?;
+        let mut tree = self.repo.head_tree()?;
+        let id = self.repo.write_blob(&bytes)?;
+        tree.insert(file.into(), (EntryKind::Blob, id));
+        let work = self.scan()?;
+        let message = commit_message(Op::Adopt, memory_type, &name, &description, session);
+        let commit = self.commit(&tree, parent, &message, &work)?;
+        Ok((commit, first_line(&message)))
+    }
+
+    /// The scan, less the files this process has just written itself (their stat data is known).
+    fn scan_besides(
+        &self,
+        written: &[&str],
+    ) -> Result<std::collections::BTreeMap<String, WorkFile>, StoreError> {
+        let mut work = self.scan()?;
+        for name in written {
+            work.remove(*name);
+        }
+        Ok(work)
+    }
+
+    /// Remove a memory: its index line, then its topic file, in one commit.
+    pub fn remove(&mut self, name: &str, session: Option<&str>) -> Result<Removed, StoreError> {
+        validate_name(name)?;
+        let file = format!("{name}.md");
+        let path = self.dir.join(&file);
+        check_inside(&self.dir, &path)?;
+        let adoption = self.adopt(session)?;
+        let index_path = self.dir.join(INDEX_FILE);
+        check_inside(&self.dir, &index_path)?;
+        let index_text = read_index(&index_path)?;
+        let mut index = Index::parse(&index_text);
+        let had_line = index.remove(&file);
+        let (memory_type, description) = match std::fs::read(&path) {
+            Ok(bytes) => {
+                let topic = std::str::from_utf8(&bytes)
+                    .ok()
+                    .and_then(|t| TopicFile::parse(t).ok());
+                (
+                    type_label(topic.as_ref().and_then(|t| t.memory_type)),
+                    topic.and_then(|t| t.description).unwrap_or_default(),
+                )
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if !had_line {
+                    return Err(StoreError::NotFound(name.to_string()));
+                }
+                ("untyped", String::new())
+            }
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+
+        let mut written = Vec::new();
+        let mut index_meta = None;
+        if had_line {
+            index_meta = Some(atomic_write(
+                &self.dir,
+                INDEX_FILE,
+                index.render().as_bytes(),
+            )?);
+            written.push(INDEX_FILE);
+        }
+        crate::fault::point("after-index");
+        match std::fs::remove_file(&path) {
+            Ok(()) => sync_dir(&self.dir)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_error(&path)(e)),
+        }
+        crate::fault::point("after-topic");
+
+        let parent = self.repo.head_commit()?;
+        let mut tree = self.repo.head_tree()?;
+        tree.remove(file.as_bytes());
+        let new_index_text = index.render();
+        let mut work = self.scan_besides(&written)?;
+        if let Some(meta) = index_meta {
+            let id = self.repo.write_blob(new_index_text.as_bytes())?;
+            tree.insert(INDEX_FILE.into(), (EntryKind::Blob, id));
+            work.insert(INDEX_FILE.to_string(), WorkFile { id, stat: meta });
+        }
+        let message = commit_message(Op::Delete, memory_type, name, &description, session);
+        let commit = self.commit(&tree, parent, &message, &work)?;
+        Ok(Removed {
+            commit,
+            file,
+            adoption,
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The history of the memory dir, newest first.
+    pub fn history(&self) -> Result<Vec<crate::repo::HistoryEntry>, StoreError> {
+        Ok(self.repo.history()?)
+    }
+}
+
+/// The work index as it may be committed with `tree`: entry lines naming a top-level file that
+/// `tree` does not hold are left out (a save in progress), unless HEAD's index had them too.
+/// Nothing else is touched, so when nothing is left out the bytes are the work file's own.
+fn index_for_tree(work_index: &str, head_index: &str, tree: &TreeMap) -> String {
+    let head_lines: BTreeSet<&str> = head_index.lines().collect();
+    work_index
+        .split_inclusive('\n')
+        .filter(|line| match IndexLine::parse(line) {
+            Some(entry) => {
+                let file = entry.file_name();
+                !is_topic_name(file)
+                    || tree.contains_key(file.as_bytes())
+                    || head_lines.contains(line.trim_end_matches(['\n', '\r']))
+            }
+            None => true,
+        })
+        .collect()
+}
+
+/// A file name that could be a topic file: top level, `.md`, not the index.
+fn is_topic_name(file: &str) -> bool {
+    file.ends_with(".md") && !file.contains('/') && !file.contains('\\') && file != INDEX_FILE
+}
+
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or_default().to_string()
+}
+
+/// `MEMORY.md`'s text; empty when it does not exist.
+pub fn read_index(path: &Path) -> Result<String, StoreError> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.to_path_buf())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(io_error(path)(e)),
+    }
+}
+
+/// A path in the memory dir that is a symlink must resolve inside it (§10).
+pub fn check_inside(dir: &Path, path: &Path) -> Result<(), StoreError> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    if !meta.file_type().is_symlink() {
+        return Ok(());
+    }
+    let dir = dir.canonicalize().map_err(io_error(dir))?;
+    let target = match path.canonicalize() {
+        Ok(target) => target,
+        Err(_) => {
+            let link = std::fs::read_link(path).map_err(io_error(path))?;
+            crate::paths::normalize(&crate::paths::absolute_from(&dir, &link)).unwrap_or_default()
+        }
+    };
+    if target.starts_with(&dir) {
+        Ok(())
+    } else {
+        Err(StoreError::Outside {
+            path: path.to_path_buf(),
+            target,
+        })
+    }
+}
+
+/// Write `bytes` to `dir/file` atomically and durably: a temp file in the same dir, fsync,
+/// rename over the target, fsync the dir. Returns the new file's stat data.
+fn atomic_write(dir: &Path, file: &str, bytes: &[u8]) -> Result<crate::repo::Stat, StoreError> {
+    let tmp = dir.join(format!(".{file}.{}{TEMP_SUFFIX}", std::process::id()));
+    let target = dir.join(file);
+    let result = (|| {
+        let mut out = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(io_error(&tmp))?;
+        out.write_all(bytes).map_err(io_error(&tmp))?;
+        out.sync_all().map_err(io_error(&tmp))?;
+        std::fs::rename(&tmp, &target).map_err(io_error(&target))?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result?;
+    Ok(crate::repo::file_stat(&target)?.0)
+}
+
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}
+
+/// Add memdir's lines to `.git/info/exclude` once.
+fn ensure_excludes(git_dir: &Path) -> Result<(), StoreError> {
+    let info = git_dir.join("info");
+    let path = info.join("exclude");
+    let current = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io_error(&path)(e)),
+    };
+    if current.contains(EXCLUDES) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&info).map_err(io_error(&info))?;
+    let mut text = current;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(EXCLUDES);
+    std::fs::write(&path, text).map_err(io_error(&path))
+}
+
+/// Warnings when the index nears (80 %) or passes Claude Code's load caps.
+pub fn index_size_warnings(index_text: &str) -> Vec<String> {
+    let size = measure_index(index_text);
+    let over = size.lines > MAX_INDEX_LINES || size.units > MAX_INDEX_UNITS;
+    if over {
+        let invisible: Vec<String> = crate::memory::load::invisible_entries(index_text)
+            .into_iter()
+            .map(|e| e.file_name().trim_end_matches(".md").to_string())
+            .collect();
+        vec![format!(
+            "MEMORY.md is {} lines and {} characters, over Claude Code's load limit ({MAX_INDEX_LINES} lines, {MAX_INDEX_UNITS} characters): {} entr{} no longer loaded: {}",
+            size.lines,
+            size.units,
+            invisible.len(),
+            if invisible.len() == 1 {
+                "y is"
+            } else {
+                "ies are"
+            },
+            invisible.join(", ")
+        )]
+    } else if size.lines * 5 >= MAX_INDEX_LINES * 4 || size.units * 5 >= MAX_INDEX_UNITS * 4 {
+        vec![format!(
+            "MEMORY.md is {} lines and {} characters, past 80% of Claude Code's load limit ({MAX_INDEX_LINES} lines, {MAX_INDEX_UNITS} characters); entries past the limit will not be loaded",
+            size.lines, size.units
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_follow_design() {
+        assert_eq!(
+            commit_message(Op::Save, "feedback", "lint", "Run lint", Some("s1")),
+            "save(feedback): lint\n\nRun lint\n\nMemdir-Op: save\nMemdir-Session: s1\n"
+        );
+        assert_eq!(
+            commit_message(Op::Adopt, "index", "MEMORY.md", "", None),
+            "adopt(index): MEMORY.md\n\nMemdir-Op: adopt\n"
+        );
+    }
+
+    #[test]
+    fn titles_from_names() {
+        assert_eq!(title_from_name("pre-commit-lint"), "Pre commit lint");
+        assert_eq!(title_from_name("x"), "X");
+    }
+
+    #[test]
+    fn in_progress_lines_are_held_back() {
+        let mut tree = TreeMap::new();
+        let id = ObjectId::null(gix::hash::Kind::Sha1);
+        tree.insert("a.md".into(), (EntryKind::Blob, id));
+        let work =
+            "# Index\n- [A](a.md) — one\n- [B](b.md) — two\n- [Web](https://x.y/z.md) — link\n";
+        assert_eq!(
+            index_for_tree(work, "", &tree),
+            "# Index\n- [A](a.md) — one\n- [Web](https://x.y/z.md) — link\n"
+        );
+        // A dangling line that HEAD already had stays.
+        assert_eq!(index_for_tree(work, "- [B](b.md) — two\n", &tree), work);
+    }
+}

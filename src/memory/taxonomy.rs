@@ -1,0 +1,148 @@
+//! The closed set of memory types and the rules for memory names (DESIGN §3).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// What kind of fact a memory holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MemoryType {
+    /// Who the user is: role, expertise, preferences.
+    User,
+    /// How the user wants the agent to work: corrections and confirmed approaches.
+    Feedback,
+    /// Facts about the project that the code and history do not show.
+    Project,
+    /// Where to find things: dashboards, docs, trackers, channels.
+    Reference,
+}
+
+impl MemoryType {
+    pub const ALL: [MemoryType; 4] = [
+        MemoryType::User,
+        MemoryType::Feedback,
+        MemoryType::Project,
+        MemoryType::Reference,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryType::User => "user",
+            MemoryType::Feedback => "feedback",
+            MemoryType::Project => "project",
+            MemoryType::Reference => "reference",
+        }
+    }
+}
+
+impl fmt::Display for MemoryType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown memory type {0:?} (expected one of: user, feedback, project, reference)")]
+pub struct UnknownType(pub String);
+
+impl FromStr for MemoryType {
+    type Err = UnknownType;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        MemoryType::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| UnknownType(s.to_string()))
+    }
+}
+
+/// The longest name a memory can have.
+pub const MAX_NAME_LEN: usize = 64;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid memory name {name:?}: {problem} (names are kebab-case: a-z, 0-9 and '-', 1 to 64 characters, not starting with '-')"
+)]
+pub struct InvalidName {
+    pub name: String,
+    pub problem: &'static str,
+}
+
+/// A memory name is a slug, `^[a-z0-9][a-z0-9-]{0,63}$`: it can never hold a path separator or
+/// `..`, so `<name>.md` always stays inside the memory dir (§10).
+pub fn validate_name(name: &str) -> Result<(), InvalidName> {
+    let problem = if name.is_empty() {
+        Some("it is empty")
+    } else if name.len() > MAX_NAME_LEN {
+        Some("it is longer than 64 characters")
+    } else if name.contains('/') || name.contains('\\') {
+        Some("it holds a path separator")
+    } else if name.contains("..") {
+        Some("it holds '..'")
+    } else if name.chars().any(char::is_whitespace) {
+        Some("it holds white space")
+    } else if name.chars().any(|c| c.is_ascii_uppercase()) {
+        Some("it holds upper-case letters")
+    } else if name.starts_with('-') {
+        Some("it starts with '-'")
+    } else if !name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        Some("it holds a character other than a-z, 0-9 and '-'")
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(InvalidName {
+            name: name.to_string(),
+            problem,
+        }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn names() {
+        for good in ["a", "pre-commit-lint", "x1", &"a".repeat(64), "0-start"] {
+            assert!(validate_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "a/b",
+            "..",
+            "a..b",
+            "has space",
+            "Upper",
+            &"a".repeat(65),
+            "-lead",
+            "dot.md",
+            "ünï",
+        ] {
+            assert!(validate_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn types_round_trip() {
+        for t in MemoryType::ALL {
+            assert_eq!(t.as_str().parse::<MemoryType>(), Ok(t));
+        }
+        assert!("Feedback".parse::<MemoryType>().is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn valid_names_match_the_slug_pattern(name in "\\PC{0,70}") {
+            let slug = name.len() <= 64
+                && name.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !name.contains("..");
+            prop_assert_eq!(validate_name(&name).is_ok(), slug);
+        }
+    }
+}

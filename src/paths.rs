@@ -1,0 +1,503 @@
+//! Where memory lives (DESIGN §2): the config dir, Claude Code's `sanitize` rule for project
+//! folders, the memory-dir resolution order and the validation of every path a setting, an
+//! environment variable or a flag can name.
+//!
+//! Checked against Claude Code 2.1.332 (`cc-oracle/sanitize_vectors.jsonl` and recorded stacks).
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Component, Path, PathBuf};
+
+use crate::settings::{Settings, SettingsLayer};
+
+/// The variables memdir reads, captured once so that resolution is a pure function of them.
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    vars: HashMap<String, OsString>,
+    /// The process's working directory, the default `--project`.
+    pub cwd: PathBuf,
+}
+
+/// Every variable that changes where memory lives or whether it is on.
+const VARIABLES: &[&str] = &[
+    "HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
+    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
+    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SIMPLE",
+    "CLAUDE_CODE_REMOTE",
+    "MEMDIR_MANAGED_DIR",
+];
+
+impl Environment {
+    /// The environment of this process.
+    pub fn from_process() -> std::io::Result<Self> {
+        let vars = VARIABLES
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|v| (name.to_string(), v)))
+            .collect();
+        Ok(Environment {
+            vars,
+            cwd: std::env::current_dir()?,
+        })
+    }
+
+    /// An environment made of the given variables (for tests and embedding).
+    pub fn from_vars<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>, cwd: PathBuf) -> Self {
+        Environment {
+            vars: vars
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), OsString::from(v)))
+                .collect(),
+            cwd,
+        }
+    }
+
+    /// A variable's value; unset and empty are the same, as in Claude Code.
+    pub fn var(&self, name: &str) -> Option<&OsString> {
+        self.vars.get(name).filter(|v| !v.is_empty())
+    }
+
+    /// A variable's value as text (lossy for non-UTF-8 values).
+    pub fn var_str(&self, name: &str) -> Option<String> {
+        self.var(name).map(|v| v.to_string_lossy().into_owned())
+    }
+
+    pub fn home(&self) -> Result<PathBuf, PathError> {
+        self.var("HOME").map(PathBuf::from).ok_or(PathError::NoHome)
+    }
+
+    /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub fn config_dir(&self) -> Result<PathBuf, PathError> {
+        match self.var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => Ok(absolute_from(&self.cwd, Path::new(dir))),
+            None => Ok(self.home()?.join(".claude")),
+        }
+    }
+
+    /// The folder of managed (policy) settings and instructions for this platform.
+    /// `MEMDIR_MANAGED_DIR` replaces it, so that tests need not write to `/etc`.
+    pub fn managed_dir(&self) -> PathBuf {
+        if let Some(dir) = self.var("MEMDIR_MANAGED_DIR") {
+            return PathBuf::from(dir);
+        }
+        if cfg!(target_os = "macos") {
+            PathBuf::from("/Library/Application Support/ClaudeCode")
+        } else if cfg!(windows) {
+            PathBuf::from(r"C:\Program Files\ClaudeCode")
+        } else {
+            PathBuf::from("/etc/claude-code")
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PathError {
+    #[error("HOME is not set, so the config dir (~/.claude) cannot be found")]
+    NoHome,
+    #[error("{origin} names {value:?}, which {problem}")]
+    InvalidMemoryDir {
+        origin: String,
+        value: String,
+        problem: &'static str,
+    },
+    #[error("the memory dir {dir} is a symlink to {target}, outside its parent folder")]
+    SymlinkEscapes { dir: PathBuf, target: PathBuf },
+    #[error("project dir {dir}: {source}")]
+    Project {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot inspect {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Claude Code's project-folder naming: every UTF-16 code unit that is not ASCII alphanumeric
+/// becomes `-`, without collapsing; past 200 units, the first 200, `-`, and the base-36 of the
+/// absolute Java `hashCode` of the original text.
+pub fn sanitize(path: &str) -> String {
+    const MAX_UNITS: usize = 200;
+    let units: Vec<u16> = path.encode_utf16().collect();
+    let mut out: String = units
+        .iter()
+        .take(MAX_UNITS)
+        .map(|&u| match u8::try_from(u) {
+            Ok(b) if b.is_ascii_alphanumeric() => char::from(b),
+            _ => '-',
+        })
+        .collect();
+    if units.len() > MAX_UNITS {
+        let hash = units
+            .iter()
+            .fold(0i32, |h, &u| h.wrapping_mul(31).wrapping_add(i32::from(u)));
+        out.push('-');
+        out.push_str(&base36(i64::from(hash).unsigned_abs()));
+    }
+    out
+}
+
+fn base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut digits = Vec::new();
+    loop {
+        digits.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().map(|&d| char::from(d)).collect()
+}
+
+/// Which rule of §2 chose the memory dir.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocationRule {
+    /// `--memory-dir`.
+    Flag,
+    /// `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`.
+    EnvOverride,
+    /// `autoMemoryDirectory` in a settings file.
+    Setting { layer: SettingsLayer, file: PathBuf },
+    /// `<base>/projects/<sanitize(key)>/memory/`.
+    Default { base: PathBuf, key: PathBuf },
+}
+
+impl LocationRule {
+    /// A one-line explanation for `memdir path --explain`.
+    pub fn describe(&self) -> String {
+        match self {
+            LocationRule::Flag => "--memory-dir flag".to_string(),
+            LocationRule::EnvOverride => "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE".to_string(),
+            LocationRule::Setting { layer, file } => {
+                format!(
+                    "autoMemoryDirectory in {} settings ({})",
+                    layer.name(),
+                    file.display()
+                )
+            }
+            LocationRule::Default { base, key } => format!(
+                "default: {}/projects/<sanitized {}>/memory",
+                base.display(),
+                key.display()
+            ),
+        }
+    }
+
+    /// A short stable identifier for `--json`.
+    pub fn id(&self) -> &'static str {
+        match self {
+            LocationRule::Flag => "flag",
+            LocationRule::EnvOverride => "env-override",
+            LocationRule::Setting { .. } => "setting",
+            LocationRule::Default { .. } => "default",
+        }
+    }
+}
+
+/// The resolved memory dir and why it is there.
+#[derive(Debug, Clone)]
+pub struct MemoryLocation {
+    pub dir: PathBuf,
+    pub rule: LocationRule,
+    /// A project settings file whose `autoMemoryDirectory` was ignored (never honoured, §2).
+    pub ignored_project_setting: Option<PathBuf>,
+}
+
+/// Resolve the memory dir by the first rule of §2 that applies.
+pub fn resolve_memory_dir(
+    env: &Environment,
+    settings: &Settings,
+    flag: Option<&Path>,
+    project: &Path,
+) -> Result<MemoryLocation, PathError> {
+    let ignored_project_setting = settings
+        .project_memory_directory()
+        .map(|(file, _)| file.to_path_buf());
+    let (dir, rule) = if let Some(flag) = flag {
+        let dir = normalize(&absolute_from(&env.cwd, flag)).ok_or_else(|| {
+            invalid(
+                "--memory-dir",
+                flag.to_string_lossy().as_ref(),
+                "escapes the filesystem root",
+            )
+        })?;
+        if dir.parent().is_none() {
+            return Err(invalid(
+                "--memory-dir",
+                &flag.to_string_lossy(),
+                "is the filesystem root",
+            ));
+        }
+        (dir, LocationRule::Flag)
+    } else if let Some(value) = env.var_str("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE") {
+        (validate_override(&value)?, LocationRule::EnvOverride)
+    } else if let Some((layer, file, value)) = settings.memory_directory() {
+        let origin = format!("autoMemoryDirectory in {}", file.display());
+        let dir = validate_setting_path(&origin, value, &env.home()?)?;
+        (
+            dir,
+            LocationRule::Setting {
+                layer,
+                file: file.to_path_buf(),
+            },
+        )
+    } else {
+        let base = match env.var("CLAUDE_CODE_REMOTE_MEMORY_DIR") {
+            Some(dir) => absolute_from(&env.cwd, Path::new(dir)),
+            None => env.config_dir()?,
+        };
+        let key = project_key(project)?;
+        let dir = base
+            .join("projects")
+            .join(sanitize(&key.to_string_lossy()))
+            .join("memory");
+        (dir, LocationRule::Default { base, key })
+    };
+    check_symlink(&dir)?;
+    Ok(MemoryLocation {
+        dir,
+        rule,
+        ignored_project_setting,
+    })
+}
+
+fn invalid(origin: &str, value: &str, problem: &'static str) -> PathError {
+    PathError::InvalidMemoryDir {
+        origin: origin.to_string(),
+        value: value.to_string(),
+        problem,
+    }
+}
+
+/// `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`: absolute, at least 3 characters, no NUL, not a bare
+/// drive, and no `~` expansion (a `~` path is relative, so refused).
+fn validate_override(value: &str) -> Result<PathBuf, PathError> {
+    const ORIGIN: &str = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE";
+    check_common(ORIGIN, value)?;
+    if value.chars().count() < 3 {
+        return Err(invalid(ORIGIN, value, "is shorter than 3 characters"));
+    }
+    if !Path::new(value).is_absolute() {
+        return Err(invalid(ORIGIN, value, "is not an absolute path"));
+    }
+    match normalize(Path::new(value)) {
+        Some(dir) if dir.parent().is_some() => Ok(dir),
+        _ => Err(invalid(ORIGIN, value, "is the filesystem root")),
+    }
+}
+
+/// `autoMemoryDirectory`: `~/` expanded; relative paths, `/`, drive roots, UNC paths, NUL bytes
+/// and anything that escapes its base after normalisation are refused.
+fn validate_setting_path(origin: &str, value: &str, home: &Path) -> Result<PathBuf, PathError> {
+    check_common(origin, value)?;
+    let (base, rest) = if value == "~" {
+        return Err(invalid(origin, value, "is the home directory itself"));
+    } else if let Some(rest) = value.strip_prefix("~/") {
+        (home.to_path_buf(), rest)
+    } else if Path::new(value).is_absolute() {
+        (PathBuf::from("/"), value)
+    } else {
+        return Err(invalid(origin, value, "is not an absolute path (nor ~/…)"));
+    };
+    let dir = normalize(&base.join(rest))
+        .filter(|dir| dir.starts_with(&base) && dir != &base)
+        .ok_or_else(|| {
+            if base == Path::new("/") {
+                invalid(origin, value, "is the filesystem root")
+            } else {
+                invalid(origin, value, "escapes the home directory")
+            }
+        })?;
+    if dir.parent().is_none() {
+        return Err(invalid(origin, value, "is the filesystem root"));
+    }
+    Ok(dir)
+}
+
+/// The refusals that hold for every spelling, whatever the platform.
+fn check_common(origin: &str, value: &str) -> Result<(), PathError> {
+    let bytes = value.as_bytes();
+    if value.contains('\0') {
+        Err(invalid(origin, value, "holds a NUL byte"))
+    } else if value.starts_with(r"\\") || value.starts_with("//") {
+        Err(invalid(origin, value, "is a UNC path"))
+    } else if bytes.len() >= 2
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && (bytes.len() == 2 || (bytes.len() == 3 && matches!(bytes[2], b'\\' | b'/')))
+    {
+        Err(invalid(origin, value, "is a drive root"))
+    } else if value.trim().is_empty() {
+        Err(invalid(origin, value, "is empty"))
+    } else {
+        Ok(())
+    }
+}
+
+/// `path` made absolute against `cwd`, without touching the filesystem.
+pub fn absolute_from(cwd: &Path, path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
+}
+
+/// Lexical normalisation: `.` dropped, `..` pops; `None` if `..` would leave the root.
+pub fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => out.push(component.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() || out.as_os_str().is_empty() {
+                    return None;
+                }
+            }
+            Component::Normal(part) => out.push(part),
+        }
+    }
+    Some(out)
+}
+
+/// A memory dir that is a symlink must point inside its own parent folder (§10).
+fn check_symlink(dir: &Path) -> Result<(), PathError> {
+    let Ok(meta) = std::fs::symlink_metadata(dir) else {
+        return Ok(());
+    };
+    if !meta.file_type().is_symlink() {
+        return Ok(());
+    }
+    let io = |source| PathError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let parent = dir.parent().unwrap_or(Path::new("/"));
+    let parent = parent.canonicalize().map_err(io)?;
+    match dir.canonicalize() {
+        Ok(target) if target.starts_with(&parent) => Ok(()),
+        Ok(target) => Err(PathError::SymlinkEscapes {
+            dir: dir.to_path_buf(),
+            target,
+        }),
+        // A dangling link: where it would land is what matters.
+        Err(_) => {
+            let target = std::fs::read_link(dir).map_err(io)?;
+            let target = normalize(&absolute_from(&parent, &target)).unwrap_or_default();
+            if target.starts_with(&parent) {
+                Ok(())
+            } else {
+                Err(PathError::SymlinkEscapes {
+                    dir: dir.to_path_buf(),
+                    target,
+                })
+            }
+        }
+    }
+}
+
+/// The key of the default memory dir: the canonical root of the project's git repository
+/// (the main repository's root for a linked worktree), else the canonical project dir.
+pub fn project_key(project: &Path) -> Result<PathBuf, PathError> {
+    let project = project
+        .canonicalize()
+        .map_err(|source| PathError::Project {
+            dir: project.to_path_buf(),
+            source,
+        })?;
+    for dir in project.ancestors() {
+        let dot_git = dir.join(".git");
+        let Ok(meta) = std::fs::metadata(&dot_git) else {
+            continue;
+        };
+        if meta.is_dir() {
+            return Ok(dir.to_path_buf());
+        }
+        if meta.is_file() {
+            return Ok(main_worktree_root(dir, &dot_git).unwrap_or_else(|| dir.to_path_buf()));
+        }
+    }
+    Ok(project)
+}
+
+/// For a `.git` file (`gitdir: …`) of a linked worktree, the main repository's root: the parent
+/// of the common dir named by `<gitdir>/commondir`. `None` for anything else (a submodule).
+fn main_worktree_root(worktree: &Path, dot_git: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(dot_git).ok()?;
+    let gitdir = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    let gitdir = absolute_from(worktree, Path::new(gitdir));
+    let common = std::fs::read_to_string(gitdir.join("commondir")).ok()?;
+    let common = absolute_from(&gitdir, Path::new(common.trim()))
+        .canonicalize()
+        .ok()?;
+    if common.file_name()? == ".git" {
+        common.parent().map(Path::to_path_buf)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_reproduces_claude_code_vectors() {
+        let vectors = include_str!("../fixtures/cc-oracle/sanitize_vectors.jsonl");
+        let mut count = 0;
+        for line in vectors.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).expect("vector is JSON");
+            let input = v["input"].as_str().expect("input");
+            let output = v["output"].as_str().expect("output");
+            assert_eq!(sanitize(input), output, "sanitize({input:?})");
+            assert_eq!(
+                output.len() as u64,
+                v["len"].as_u64().expect("len"),
+                "length of {input:?}"
+            );
+            count += 1;
+        }
+        assert_eq!(count, 8);
+    }
+
+    #[test]
+    fn setting_paths_are_validated() {
+        let home = Path::new("/home/u");
+        let ok = |v: &str| validate_setting_path("s", v, home).map_err(|e| e.to_string());
+        assert_eq!(ok("~/mem").as_deref(), Ok(Path::new("/home/u/mem")));
+        assert_eq!(ok("/srv/mem/./x/..").as_deref(), Ok(Path::new("/srv/mem")));
+        for (bad, why) in [
+            ("mem", "not an absolute"),
+            ("/", "filesystem root"),
+            ("/..", "filesystem root"),
+            ("C:\\", "drive root"),
+            ("C:", "drive root"),
+            (r"\\server\share", "UNC"),
+            ("//server/share", "UNC"),
+            ("/tmp/a\0b", "NUL"),
+            ("~/..", "escapes the home"),
+            ("~/../other", "escapes the home"),
+            ("~", "home directory itself"),
+            ("", "empty"),
+        ] {
+            let err = ok(bad).expect_err(bad);
+            assert!(err.contains(why), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn override_is_validated() {
+        assert_eq!(
+            validate_override("/srv/m").ok().as_deref(),
+            Some(Path::new("/srv/m"))
+        );
+        for bad in ["/a", "~/mem", "rel/dir", "C:", "/tmp/\0x", "/.."] {
+            assert!(validate_override(bad).is_err(), "{bad:?}");
+        }
+    }
+}

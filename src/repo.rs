@@ -1,0 +1,357 @@
+//! The only module that talks to gix (DESIGN §4): the memory dir's repository, its commits, the
+//! `.git/index` kept in step with them, and history.
+//!
+//! Commits are made in-process with an explicit signature (a machine with no git identity gets
+//! `memdir <memdir@localhost>`), the ref moves by compare-and-swap, and `.git/index` is rebuilt
+//! from the new tree with stat data only where the work tree is known to hold that content, so
+//! `git status` is exact without rehashing.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::bstr::{BStr, BString, ByteSlice};
+use gix::objs::tree::{Entry as TreeEntry, EntryKind};
+use gix::refs::Target;
+use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+
+/// The author and committer used when git has no identity configured.
+pub const FALLBACK_NAME: &str = "memdir";
+pub const FALLBACK_EMAIL: &str = "memdir@localhost";
+
+#[derive(Debug, thiserror::Error)]
+pub enum RepoError {
+    #[error("git repository at {dir}: {source}")]
+    Git { dir: PathBuf, source: gix::Error },
+    #[error("cannot create {dir}: {source}")]
+    Create {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The top level of a commit's tree, by file name. memdir keeps the memory tree flat; entries it
+/// did not make (a folder someone committed by hand) are carried over untouched.
+pub type TreeMap = std::collections::BTreeMap<BString, (EntryKind, ObjectId)>;
+
+/// The stat data of work-tree files known to hold exactly what the new tree records for them,
+/// taken before their content was read.
+pub type CleanFiles = HashMap<BString, Stat>;
+
+/// A file's stat data as `.git/index` records it.
+pub use gix::index::entry::Stat;
+
+/// A parsed memdir commit, for `log`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub commit: ObjectId,
+    pub subject: String,
+    pub body: String,
+    /// `Memdir-*` trailers, e.g. `("Op", "save")`.
+    pub trailers: Vec<(String, String)>,
+    /// Seconds since the epoch and the committer's UTC offset in seconds.
+    pub time: (i64, i32),
+}
+
+/// The memory dir's own repository.
+pub struct MemoryRepo {
+    repo: gix::Repository,
+    workdir: PathBuf,
+}
+
+impl MemoryRepo {
+    /// Open the repository at `dir` (exactly there; never a parent's), creating it if absent.
+    /// Returns whether it was created.
+    pub fn open_or_init(dir: &Path) -> Result<(Self, bool), RepoError> {
+        if dir.join(".git").is_dir() {
+            return Ok((Self::open(dir)?, false));
+        }
+        std::fs::create_dir_all(dir).map_err(|source| RepoError::Create {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
+        let repo = gix::init(dir).map_err(|source| git_error(dir, source))?;
+        Ok((Self::from_repo(repo, dir), true))
+    }
+
+    /// Open the repository at `dir`, which must exist.
+    pub fn open(dir: &Path) -> Result<Self, RepoError> {
+        let repo = gix::open(dir).map_err(|source| git_error(dir, source))?;
+        Ok(Self::from_repo(repo, dir))
+    }
+
+    fn from_repo(repo: gix::Repository, dir: &Path) -> Self {
+        MemoryRepo {
+            repo,
+            workdir: dir.to_path_buf(),
+        }
+    }
+
+    fn err(&self, source: gix::Error) -> RepoError {
+        git_error(&self.workdir, source)
+    }
+
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
+    /// The commit HEAD points to; `None` before the first commit.
+    pub fn head_commit(&self) -> Result<Option<ObjectId>, RepoError> {
+        let mut head = self.repo.head().map_err(|e| self.err(e))?;
+        Ok(head
+            .try_peel_to_id()
+            .map_err(|e| self.err(e))?
+            .map(|id| id.detach()))
+    }
+
+    /// The top level of HEAD's tree (empty before the first commit).
+    pub fn head_tree(&self) -> Result<TreeMap, RepoError> {
+        match self.head_commit()? {
+            Some(commit) => self.commit_tree(commit),
+            None => Ok(TreeMap::new()),
+        }
+    }
+
+    /// The top level of a commit's tree.
+    pub fn commit_tree(&self, commit: ObjectId) -> Result<TreeMap, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let tree = commit.tree().map_err(|e| self.err(e))?;
+        let decoded = tree.decode().map_err(|e| self.err(e))?;
+        Ok(decoded
+            .entries
+            .iter()
+            .map(|e| (e.filename.to_owned(), (e.mode.kind(), e.oid.to_owned())))
+            .collect())
+    }
+
+    /// A blob's bytes.
+    pub fn blob(&self, id: ObjectId) -> Result<Vec<u8>, RepoError> {
+        let mut blob = self.repo.find_blob(id).map_err(|e| self.err(e))?;
+        Ok(blob.take_data())
+    }
+
+    /// The id `bytes` would have as a blob, without writing it.
+    pub fn blob_id(&self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
+        gix::objs::compute_hash(self.repo.object_hash(), gix::objs::Kind::Blob, bytes)
+            .map_err(|e| self.err(gix::Error::from_error(e)))
+    }
+
+    /// Write `bytes` as a blob.
+    pub fn write_blob(&self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
+        Ok(self
+            .repo
+            .write_blob(bytes)
+            .map_err(|e| self.err(e))?
+            .detach())
+    }
+
+    /// Commit `tree` on the current branch with `message`, move the branch by compare-and-swap
+    /// from `parent`, and rebuild `.git/index` to match.
+    pub fn commit(
+        &mut self,
+        tree: &TreeMap,
+        parent: Option<ObjectId>,
+        message: &str,
+        clean: &CleanFiles,
+    ) -> Result<ObjectId, RepoError> {
+        let mut entries: Vec<TreeEntry> = tree
+            .iter()
+            .map(|(name, (kind, id))| TreeEntry {
+                mode: (*kind).into(),
+                filename: name.clone(),
+                oid: *id,
+            })
+            .collect();
+        entries.sort();
+        let tree_id = self
+            .repo
+            .write_object(gix::objs::Tree { entries })
+            .map_err(|e| self.err(e))?
+            .detach();
+        let committer = self
+            .repo
+            .committer_or_set_fallback(FALLBACK_NAME, FALLBACK_EMAIL)
+            .and_then(|s| s.to_owned().map_err(gix::Error::from_error))
+            .map_err(|e| self.err(e))?;
+        let author = match self.repo.author() {
+            Some(author) => author
+                .and_then(|s| s.to_owned().map_err(gix::Error::from_error))
+                .map_err(|e| self.err(e))?,
+            None => committer.clone(),
+        };
+        let commit = gix::objs::Commit {
+            tree: tree_id,
+            parents: parent.into_iter().collect(),
+            author,
+            committer: committer.clone(),
+            encoding: None,
+            message: message.into(),
+            extra_headers: Vec::new(),
+        };
+        let commit_id = self
+            .repo
+            .write_object(&commit)
+            .map_err(|e| self.err(e))?
+            .detach();
+        crate::fault::point("before-ref");
+        let expected = match parent {
+            Some(parent) => PreviousValue::MustExistAndMatch(Target::Object(parent)),
+            None => PreviousValue::MustNotExist,
+        };
+        let summary = message.lines().next().unwrap_or_default();
+        let edit = RefEdit {
+            change: Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: false,
+                    message: format!(
+                        "commit{}: {summary}",
+                        if parent.is_none() { " (initial)" } else { "" }
+                    )
+                    .into(),
+                },
+                expected,
+                new: Target::Object(commit_id),
+            },
+            name: "HEAD"
+                .try_into()
+                .map_err(|e| self.err(gix::Error::from_error(e)))?,
+            deref: true,
+        };
+        self.repo
+            .edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))
+            .map_err(|e| self.err(e))?;
+        self.write_index(tree_id, clean)?;
+        Ok(commit_id)
+    }
+
+    /// `.git/index` for `tree`, with stat data for the files in `clean` and zero elsewhere
+    /// (git then compares content, never trusting it).
+    fn write_index(&self, tree: ObjectId, clean: &CleanFiles) -> Result<(), RepoError> {
+        let mut index = self.repo.index_from_tree(&tree).map_err(|e| self.err(e))?;
+        let (entries, paths) = index.entries_mut_and_pathbacking();
+        for entry in entries {
+            let path: &BStr = entry.path_in(paths);
+            if let Some(stat) = clean.get(path) {
+                entry.stat = *stat;
+            }
+        }
+        index.write(Default::default()).map_err(|e| self.err(e))
+    }
+
+    /// `.git/index` as last written, for telling unchanged files by their stat data; `None`
+    /// when there is none or it cannot be read (then every file is hashed).
+    pub fn open_index(&self) -> Option<WorktreeIndex> {
+        self.repo
+            .open_index()
+            .ok()
+            .map(|file| WorktreeIndex { file })
+    }
+
+    /// Commits from HEAD along first parents, newest first.
+    pub fn history(&self) -> Result<Vec<HistoryEntry>, RepoError> {
+        let mut out = Vec::new();
+        let mut next = self.head_commit()?;
+        while let Some(id) = next {
+            let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
+            let decoded = commit.decode().map_err(|e| self.err(e))?;
+            let time = decoded.time().map_err(|e| self.err(e))?;
+            let message = decoded.message.to_str_lossy().into_owned();
+            out.push(parse_message(id, &message, (time.seconds, time.offset)));
+            next = decoded.parents().next();
+        }
+        Ok(out)
+    }
+}
+
+fn git_error(dir: &Path, source: gix::Error) -> RepoError {
+    RepoError::Git {
+        dir: dir.to_path_buf(),
+        source,
+    }
+}
+
+/// Split a commit message into subject, body and the trailing `Memdir-*` trailers.
+fn parse_message(commit: ObjectId, message: &str, time: (i64, i32)) -> HistoryEntry {
+    let message = message.trim_end();
+    let (subject, rest) = message.split_once('\n').unwrap_or((message, ""));
+    let mut paragraphs: Vec<&str> = rest.trim().split("\n\n").collect();
+    let mut trailers = Vec::new();
+    if let Some(last) = paragraphs.last()
+        && last
+            .lines()
+            .all(|l| l.starts_with("Memdir-") && l.contains(": "))
+        && !last.is_empty()
+    {
+        trailers = last
+            .lines()
+            .filter_map(|l| l.strip_prefix("Memdir-")?.split_once(": "))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        paragraphs.pop();
+    }
+    HistoryEntry {
+        commit,
+        subject: subject.to_string(),
+        body: paragraphs.join("\n\n"),
+        trailers,
+        time,
+    }
+}
+
+/// `.git/index`, read-only.
+pub struct WorktreeIndex {
+    file: gix::index::File,
+}
+
+impl WorktreeIndex {
+    /// The blob id of `path` when its stat data proves it unchanged since the index was written
+    /// (and the entry is not racily clean); `None` when its content must be hashed.
+    pub fn unchanged_id(&self, path: &str, stat: &Stat) -> Option<ObjectId> {
+        let entry = self.file.entry_by_path(path.into())?;
+        let options = gix::index::entry::stat::Options::default();
+        (*stat != Stat::default()
+            && entry.stat.matches(stat, options)
+            && !entry.stat.is_racy(self.file.timestamp(), options))
+        .then_some(entry.id)
+    }
+}
+
+/// Stat data for a work-tree file (not following a symlink), taken before its content is read.
+/// Zero when the platform's times cannot be represented (git then compares content).
+pub fn file_stat(path: &Path) -> Result<(Stat, bool), RepoError> {
+    let meta =
+        gix::index::fs::Metadata::from_path_no_follow(path).map_err(|source| RepoError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok((Stat::from_fs(&meta).unwrap_or_default(), meta.is_file()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_trailers() {
+        let e = parse_message(
+            ObjectId::null(gix::hash::Kind::Sha1),
+            "save(feedback): lint\n\nRun lint first\n\nMemdir-Op: save\nMemdir-Session: abc\n",
+            (0, 0),
+        );
+        assert_eq!(e.subject, "save(feedback): lint");
+        assert_eq!(e.body, "Run lint first");
+        assert_eq!(
+            e.trailers,
+            vec![
+                ("Op".into(), "save".into()),
+                ("Session".into(), "abc".into())
+            ]
+        );
+    }
+}
