@@ -48,17 +48,6 @@ impl Error {
         }
     }
 
-    /// A hint to print under the error, where one helps.
-    pub fn hint(&self) -> Option<&'static str> {
-        match self {
-            Error::Disabled(_) => Some("unset the switch named above to turn auto memory back on"),
-            Error::Path(PathError::InvalidMemoryDir { .. }) => {
-                Some("autoMemoryDirectory must be an absolute path or start with ~/")
-            }
-            _ => None,
-        }
-    }
-
     /// Writing to a closed pipe (`memdir log | head`) is not a failure.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)

@@ -40,9 +40,6 @@ fn main() -> ExitCode {
         Err(e) if e.is_broken_pipe() => ExitCode::from(EXIT_OK),
         Err(e) => {
             let _ = writeln!(err, "error: {e}");
-            if let Some(hint) = e.hint() {
-                let _ = writeln!(err, "hint: {hint}");
-            }
             ExitCode::from(e.exit_code())
         }
     }

@@ -133,6 +133,13 @@ impl SaveRequest<'_> {
                 "the description holds a newline; it must be one line".into(),
             ));
         }
+        if self.description.chars().any(char::is_control)
+            || self.title.is_some_and(|t| t.chars().any(char::is_control))
+        {
+            return Err(StoreError::InvalidInput(
+                "the description and title must not hold control characters".into(),
+            ));
+        }
         if self.description.trim().is_empty() {
             return Err(StoreError::InvalidInput("the description is empty".into()));
         }

@@ -195,11 +195,35 @@ pub fn yaml_scalar(value: &str) -> String {
         );
     let plain_reads_back =
         || serde_saphyr::from_str::<Probe>(&format!("v: {value}\n")).is_ok_and(|p| p.v == value);
-    if !ambiguous && !value.contains('\n') && plain_reads_back() {
+    if !ambiguous && value.chars().all(is_yaml_printable) && plain_reads_back() {
         value.to_string()
     } else {
-        serde_json::Value::String(value.to_string()).to_string()
+        yaml_double_quoted(value)
     }
+}
+
+/// YAML 1.2's printable set (c-printable), less the byte-order mark; anything else is escaped.
+fn is_yaml_printable(c: char) -> bool {
+    matches!(c, '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+        && c != '\u{feff}'
+}
+
+/// A double-quoted YAML scalar that reads back as exactly `value`.
+fn yaml_double_quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if is_yaml_printable(c) => out.push(c),
+            c => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Is `line` the start of top-level `key:`?
@@ -335,7 +359,7 @@ mod tests {
         #[test]
         fn frontmatter_round_trips(
             name in "[a-z0-9][a-z0-9-]{0,20}",
-            description in "[^\n\r]{1,80}",
+            description in "[^\\n]{1,80}",
             body in "[^\u{0}]{1,200}",
             t in 0usize..4,
         ) {

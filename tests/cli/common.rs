@@ -1,0 +1,240 @@
+//! The hermetic test environment (after jj's): a temp HOME and project, no git identity, fixed
+//! commit dates, no inherited `CLAUDE_*` variables, and helpers that ask the real `git`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use tempfile::TempDir;
+
+pub struct TestEnv {
+    _root: TempDir,
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub project: PathBuf,
+    vars: Vec<(String, String)>,
+}
+
+/// The result of one memdir run.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(output: Output) -> Run {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+}
+
+/// Run `git` with a hermetic configuration.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        output.status.success(),
+        "git {args:?} in {} failed: {}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The real git agrees the repository is sound and the work tree matches HEAD.
+pub fn assert_git_clean(dir: &Path) {
+    git(dir, &["fsck", "--strict", "--no-progress"]);
+    let status = git(dir, &["status", "--porcelain", "--untracked-files=all"]);
+    assert_eq!(status, "", "git status in {} is not clean", dir.display());
+}
+
+/// Commit subjects, newest first.
+pub fn subjects(dir: &Path) -> Vec<String> {
+    if !dir.join(".git").is_dir() {
+        return Vec::new();
+    }
+    match std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["log", "--format=%s"])
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+    {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every file under `dir` (`.git` included) and its bytes: a picture of "nothing changed".
+pub fn tree_snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).expect("stat");
+            if meta.is_dir() {
+                stack.push(path);
+            } else if meta.is_file() {
+                out.insert(path.clone(), std::fs::read(&path).expect("read"));
+            } else {
+                out.insert(path.clone(), Vec::new());
+            }
+        }
+    }
+    out
+}
+
+/// Every line of `index` that is an entry names a file that exists in `dir`.
+pub fn assert_index_consistent(dir: &Path) {
+    let index = std::fs::read_to_string(dir.join("MEMORY.md")).unwrap_or_default();
+    for line in index.lines() {
+        let file = line
+            .split_once("](")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(f, _)| f)
+            .unwrap_or_else(|| panic!("malformed index line {line:?}"));
+        assert!(
+            dir.join(file).is_file(),
+            "index names missing {file}: {index}"
+        );
+    }
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let root_dir = tempfile::tempdir().expect("tempdir");
+        let root = root_dir.path().canonicalize().expect("canonical temp dir");
+        let home = root.join("home");
+        let project = root.join("proj");
+        std::fs::create_dir_all(&home).expect("home");
+        std::fs::create_dir_all(&project).expect("project");
+        git(&project, &["init", "-q"]);
+        let vars = vec![
+            ("HOME".to_string(), home.display().to_string()),
+            ("GIT_CONFIG_GLOBAL".to_string(), "/dev/null".to_string()),
+            ("GIT_CONFIG_NOSYSTEM".to_string(), "1".to_string()),
+            (
+                "GIT_AUTHOR_DATE".to_string(),
+                "2026-03-05T10:00:00+00:00".to_string(),
+            ),
+            (
+                "GIT_COMMITTER_DATE".to_string(),
+                "2026-03-05T10:00:00+00:00".to_string(),
+            ),
+            (
+                "MEMDIR_MANAGED_DIR".to_string(),
+                root.join("managed").display().to_string(),
+            ),
+        ];
+        TestEnv {
+            _root: root_dir,
+            root,
+            home,
+            project,
+            vars,
+        }
+    }
+
+    /// Set (or replace) a variable for every later run.
+    pub fn set_var(&mut self, name: &str, value: &str) {
+        self.vars.retain(|(k, _)| k != name);
+        self.vars.push((name.to_string(), value.to_string()));
+    }
+
+    pub fn command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memdir"));
+        cmd.env_clear().current_dir(&self.project);
+        for (k, v) in &self.vars {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    /// Run memdir with `args` and no stdin.
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(
+            self.command()
+                .args(args)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("memdir runs"),
+        )
+    }
+
+    /// Run memdir with `input` on stdin.
+    pub fn run_with_stdin(&self, args: &[&str], input: &str) -> Run {
+        use std::io::Write;
+        let mut child = self
+            .command()
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("memdir starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+        Run::from(child.wait_with_output().expect("memdir ends"))
+    }
+
+    /// Run memdir and require success.
+    pub fn ok(&self, args: &[&str]) -> Run {
+        let run = self.run(args);
+        assert_eq!(
+            run.code, 0,
+            "memdir {args:?} failed: {}{}",
+            run.stdout, run.stderr
+        );
+        run
+    }
+
+    /// The memory dir memdir resolves for this environment.
+    pub fn memory_dir(&self) -> PathBuf {
+        PathBuf::from(self.ok(&["path"]).stdout.trim_end())
+    }
+
+    /// `memdir save` with a body.
+    pub fn save(&self, memory_type: &str, name: &str, description: &str, body: &str) -> Run {
+        self.ok(&[
+            "save",
+            "--type",
+            memory_type,
+            "--name",
+            name,
+            "--description",
+            description,
+            "--body",
+            body,
+        ])
+    }
+}

@@ -1,0 +1,13 @@
+//! memdir's integration tests: the real binary in a hermetic environment, every repository it
+//! writes checked with the real `git` program.
+
+mod common;
+
+mod adopt;
+mod bad_input;
+mod concurrency;
+#[cfg(feature = "fault-injection")]
+mod crash;
+mod paths;
+mod save;
+mod truncate;
