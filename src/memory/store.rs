@@ -209,7 +209,16 @@ pub struct Removed {
     pub commit: ObjectId,
     pub file: String,
     pub adoption: Adoption,
-    pub warnings: Vec<String>,
+}
+
+/// The top-level work-tree files by name.
+type WorkTree = std::collections::BTreeMap<String, WorkFile>;
+
+/// Where a mutation starts: HEAD, its tree, and the work tree as scanned once.
+struct State {
+    parent: Option<ObjectId>,
+    tree: TreeMap,
+    work: WorkTree,
 }
 
 /// A top-level work-tree file, with the blob id of its content.
@@ -276,9 +285,9 @@ impl Store {
 
     /// Top-level `*.md` regular files and their blob ids, hashing only those whose stat data
     /// does not prove them unchanged since `.git/index` was written (as `git status` does).
-    fn scan(&self) -> Result<std::collections::BTreeMap<String, WorkFile>, StoreError> {
+    fn scan(&self) -> Result<WorkTree, StoreError> {
         let index = self.repo.open_index();
-        let mut out = std::collections::BTreeMap::new();
+        let mut out = WorkTree::new();
         for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
             let entry = entry.map_err(io_error(&self.dir))?;
             let Ok(name) = entry.file_name().into_string() else {
@@ -307,6 +316,15 @@ impl Store {
         Ok(out)
     }
 
+    /// HEAD and the work tree, read once at the start of a mutation.
+    fn state(&self) -> Result<State, StoreError> {
+        Ok(State {
+            parent: self.repo.head_commit()?,
+            tree: self.repo.head_tree()?,
+            work: self.scan()?,
+        })
+    }
+
     fn read(&self, file: &str) -> Result<Vec<u8>, StoreError> {
         let path = self.dir.join(file);
         std::fs::read(&path).map_err(io_error(&path))
@@ -315,15 +333,22 @@ impl Store {
     /// Commit what an agent (or an interrupted save) left in the work tree: one `adopt` commit
     /// per topic file whose index line is there too, then one for remaining index edits.
     pub fn adopt(&mut self, session: Option<&str>) -> Result<Adoption, StoreError> {
+        let mut state = self.state()?;
+        self.adopt_in(&mut state, session)
+    }
+
+    /// [`Store::adopt`] from a state already read; `state` follows the commits it makes.
+    fn adopt_in(&mut self, state: &mut State, session: Option<&str>) -> Result<Adoption, StoreError> {
         let mut adoption = Adoption::default();
-        let mut parent = self.repo.head_commit()?;
-        let mut tree = self.repo.head_tree()?;
-        let work = self.scan()?;
-        let head_index_text = match tree.get(INDEX_FILE.as_bytes()) {
+        let work = &state.work;
+        let head_index_text = match state.tree.get(INDEX_FILE.as_bytes()) {
             Some((_, id)) => String::from_utf8_lossy(&self.repo.blob(*id)?).into_owned(),
             None => String::new(),
         };
         let work_index_text = match work.get(INDEX_FILE) {
+            Some(w) if state.tree.get(INDEX_FILE.as_bytes()).map(|e| e.1) == Some(w.id) => {
+                head_index_text.clone()
+            }
             Some(_) => String::from_utf8(self.read(INDEX_FILE)?)
                 .map_err(|_| StoreError::NotUtf8(self.dir.join(INDEX_FILE)))?,
             None => String::new(),
@@ -335,7 +360,9 @@ impl Store {
 
         let mut names: BTreeSet<&str> = work.keys().map(String::as_str).collect();
         names.extend(
-            tree.iter()
+            state
+                .tree
+                .iter()
                 .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"))
                 .filter_map(|(name, _)| std::str::from_utf8(name).ok()),
         );
@@ -343,7 +370,7 @@ impl Store {
         let mut complete = Vec::new();
         for name in names {
             let in_work = work.get(name).map(|w| w.id);
-            let in_head = tree.get(name.as_bytes()).map(|(_, id)| *id);
+            let in_head = state.tree.get(name.as_bytes()).map(|(_, id)| *id);
             if in_work == in_head {
                 continue;
             }
@@ -356,6 +383,8 @@ impl Store {
             }
         }
 
+        let mut tree = state.tree.clone();
+        let mut parent = state.parent;
         let has_index = work.contains_key(INDEX_FILE);
         for name in &complete {
             let (memory_type, description, op_name) = match work.get(name.as_str()) {
@@ -376,7 +405,7 @@ impl Store {
             let index_text = index_for_tree(&work_index_text, &head_index_text, &tree);
             self.stage_index(&mut tree, has_index.then_some(index_text.as_str()))?;
             let message = commit_message(Op::Adopt, memory_type, &op_name, &description, session);
-            let id = self.commit(&tree, parent, &message, &work)?;
+            let id = self.commit(&tree, parent, &message, work)?;
             adoption.commits.push((id, first_line(&message)));
             parent = Some(id);
         }
@@ -386,8 +415,9 @@ impl Store {
         self.stage_index(&mut tree, has_index.then_some(index_text.as_str()))?;
         if tree != before {
             let message = commit_message(Op::Adopt, "index", INDEX_FILE, "", session);
-            let id = self.commit(&tree, parent, &message, &work)?;
+            let id = self.commit(&tree, parent, &message, work)?;
             adoption.commits.push((id, first_line(&message)));
+            parent = Some(id);
         }
         let index = Index::parse(&work_index_text);
         adoption.dangling = index
@@ -395,6 +425,8 @@ impl Store {
             .map(|(_, e)| e.file_name().to_string())
             .filter(|f| is_topic_name(f) && !tree.contains_key(f.as_bytes()))
             .collect();
+        state.tree = tree;
+        state.parent = parent;
         Ok(adoption)
     }
 
@@ -445,7 +477,7 @@ impl Store {
         tree: &TreeMap,
         parent: Option<ObjectId>,
         message: &str,
-        work: &std::collections::BTreeMap<String, WorkFile>,
+        work: &WorkTree,
     ) -> Result<ObjectId, StoreError> {
         let clean: CleanFiles = work
             .iter()
@@ -455,16 +487,54 @@ impl Store {
         Ok(self.repo.commit(tree, parent, message, &clean)?)
     }
 
+    /// Write `files` (name and bytes, in this order, each atomically and durably, a fault point
+    /// after each), then commit them on top of `state` with `message`.
+    fn write_and_commit(
+        &mut self,
+        state: &mut State,
+        files: &[(&str, Option<&str>, &str)],
+        message: &str,
+    ) -> Result<ObjectId, StoreError> {
+        let mut tree = state.tree.clone();
+        for (name, bytes, fault) in files {
+            match bytes {
+                Some(bytes) => {
+                    let stat = atomic_write(&self.dir, name, bytes.as_bytes())?;
+                    let id = self.repo.write_blob(bytes.as_bytes())?;
+                    tree.insert((*name).into(), (EntryKind::Blob, id));
+                    state.work.insert(name.to_string(), WorkFile { id, stat });
+                }
+                None => {
+                    let path = self.dir.join(name);
+                    match std::fs::remove_file(&path) {
+                        Ok(()) => sync_dir(&self.dir)?,
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                        Err(e) => return Err(io_error(&path)(e)),
+                    }
+                    tree.remove(name.as_bytes());
+                    state.work.remove(*name);
+                }
+            }
+            crate::fault::point(fault);
+        }
+        let commit = self.commit(&tree, state.parent, message, &state.work)?;
+        state.tree = tree;
+        state.parent = Some(commit);
+        Ok(commit)
+    }
+
     /// The two-step save: topic file, then index line, then one commit.
     pub fn save(&mut self, request: &SaveRequest<'_>) -> Result<Saved, StoreError> {
         request.validate()?;
         let file = format!("{}.md", request.name);
         let path = self.dir.join(&file);
         check_inside(&self.dir, &path)?;
-        let mut adoption = self.adopt(request.session)?;
+        let index_path = self.dir.join(INDEX_FILE);
+        check_inside(&self.dir, &index_path)?;
+        let mut state = self.state()?;
+        let mut adoption = self.adopt_in(&mut state, request.session)?;
         let mut warnings = Vec::new();
 
-        let head_tree = self.repo.head_tree()?;
         let existing = match std::fs::read(&path) {
             Ok(bytes) => {
                 let text =
@@ -499,8 +569,6 @@ impl Store {
         };
         let topic_text = topic.render();
 
-        let index_path = self.dir.join(INDEX_FILE);
-        check_inside(&self.dir, &index_path)?;
         let index_text = read_index(&index_path)?;
         let mut index = Index::parse(&index_text);
         let title = match (request.title, index.entry_for(&file)) {
@@ -517,10 +585,11 @@ impl Store {
         index.upsert(&line);
         let new_index_text = index.render();
 
+        let tracked = state.tree.contains_key(file.as_bytes());
         if let Some((text, _)) = &existing
             && *text == topic_text
             && new_index_text == index_text
-            && head_tree.contains_key(file.as_bytes())
+            && tracked
         {
             return Ok(Saved {
                 commit: None,
@@ -532,42 +601,24 @@ impl Store {
         }
         // An uncommitted file under this name (an interrupted save, or an agent's) is committed
         // as it is before being replaced, so its content stays in history.
-        if existing.is_some() && !head_tree.contains_key(file.as_bytes()) {
-            let recovered = self.adopt_one(&file, request.session)?;
-            adoption.commits.push(recovered);
+        if let Some((text, topic)) = &existing
+            && !tracked
+        {
+            let message = commit_message(
+                Op::Adopt,
+                type_label(topic.memory_type),
+                request.name,
+                topic.description.as_deref().unwrap_or_default(),
+                request.session,
+            );
+            let commit = self.write_and_commit(&mut state, &[(&file, Some(text), "")], &message)?;
+            adoption.commits.push((commit, first_line(&message)));
         }
         let op = if existing.is_some() {
             Op::Update
         } else {
             Op::Save
         };
-
-        let topic_stat = atomic_write(&self.dir, &file, topic_text.as_bytes())?;
-        crate::fault::point("after-topic");
-        let index_stat = atomic_write(&self.dir, INDEX_FILE, new_index_text.as_bytes())?;
-        crate::fault::point("after-index");
-
-        let parent = self.repo.head_commit()?;
-        let mut tree = self.repo.head_tree()?;
-        let topic_id = self.repo.write_blob(topic_text.as_bytes())?;
-        let index_id = self.repo.write_blob(new_index_text.as_bytes())?;
-        tree.insert(file.as_str().into(), (EntryKind::Blob, topic_id));
-        tree.insert(INDEX_FILE.into(), (EntryKind::Blob, index_id));
-        let mut work = self.scan_besides(&[&file, INDEX_FILE])?;
-        work.insert(
-            file.clone(),
-            WorkFile {
-                id: topic_id,
-                stat: topic_stat,
-            },
-        );
-        work.insert(
-            INDEX_FILE.to_string(),
-            WorkFile {
-                id: index_id,
-                stat: index_stat,
-            },
-        );
         let message = commit_message(
             op,
             request.memory_type.as_str(),
@@ -575,7 +626,14 @@ impl Store {
             request.description,
             request.session,
         );
-        let commit = self.commit(&tree, parent, &message, &work)?;
+        let commit = self.write_and_commit(
+            &mut state,
+            &[
+                (&file, Some(&topic_text), "after-topic"),
+                (INDEX_FILE, Some(&new_index_text), "after-index"),
+            ],
+            &message,
+        )?;
         warnings.extend(index_size_warnings(&new_index_text));
         Ok(Saved {
             commit: Some(commit),
@@ -586,48 +644,17 @@ impl Store {
         })
     }
 
-    /// Commit one uncommitted work-tree file as it is (index untouched) as `adopt`.
-    fn adopt_one(
-        &mut self,
-        file: &str,
-        session: Option<&str>,
-    ) -> Result<(ObjectId, String), StoreError> {
-        let bytes = self.read(file)?;
-        let mut ignored = Adoption::default();
-        let (memory_type, description, name) = self.describe(file, &bytes, &mut ignored);
-        let parent = self.repo.head_commit()?;
-        let mut tree = self.repo.head_tree()?;
-        let id = self.repo.write_blob(&bytes)?;
-        tree.insert(file.into(), (EntryKind::Blob, id));
-        let work = self.scan()?;
-        let message = commit_message(Op::Adopt, memory_type, &name, &description, session);
-        let commit = self.commit(&tree, parent, &message, &work)?;
-        Ok((commit, first_line(&message)))
-    }
-
-    /// The scan, less the files this process has just written itself (their stat data is known).
-    fn scan_besides(
-        &self,
-        written: &[&str],
-    ) -> Result<std::collections::BTreeMap<String, WorkFile>, StoreError> {
-        let mut work = self.scan()?;
-        for name in written {
-            work.remove(*name);
-        }
-        Ok(work)
-    }
-
     /// Remove a memory: its index line, then its topic file, in one commit.
     pub fn remove(&mut self, name: &str, session: Option<&str>) -> Result<Removed, StoreError> {
         validate_name(name)?;
         let file = format!("{name}.md");
         let path = self.dir.join(&file);
         check_inside(&self.dir, &path)?;
-        let adoption = self.adopt(session)?;
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
-        let index_text = read_index(&index_path)?;
-        let mut index = Index::parse(&index_text);
+        let mut state = self.state()?;
+        let adoption = self.adopt_in(&mut state, session)?;
+        let mut index = Index::parse(&read_index(&index_path)?);
         let had_line = index.remove(&file);
         let (memory_type, description) = match std::fs::read(&path) {
             Ok(bytes) => {
@@ -647,42 +674,18 @@ impl Store {
             }
             Err(e) => return Err(io_error(&path)(e)),
         };
-
-        let mut written = Vec::new();
-        let mut index_meta = None;
-        if had_line {
-            index_meta = Some(atomic_write(
-                &self.dir,
-                INDEX_FILE,
-                index.render().as_bytes(),
-            )?);
-            written.push(INDEX_FILE);
-        }
-        crate::fault::point("after-index");
-        match std::fs::remove_file(&path) {
-            Ok(()) => sync_dir(&self.dir)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_error(&path)(e)),
-        }
-        crate::fault::point("after-topic");
-
-        let parent = self.repo.head_commit()?;
-        let mut tree = self.repo.head_tree()?;
-        tree.remove(file.as_bytes());
         let new_index_text = index.render();
-        let mut work = self.scan_besides(&written)?;
-        if let Some(meta) = index_meta {
-            let id = self.repo.write_blob(new_index_text.as_bytes())?;
-            tree.insert(INDEX_FILE.into(), (EntryKind::Blob, id));
-            work.insert(INDEX_FILE.to_string(), WorkFile { id, stat: meta });
+        let mut steps: Vec<(&str, Option<&str>, &str)> = Vec::new();
+        if had_line {
+            steps.push((INDEX_FILE, Some(&new_index_text), "after-index"));
         }
+        steps.push((&file, None, "after-topic"));
         let message = commit_message(Op::Delete, memory_type, name, &description, session);
-        let commit = self.commit(&tree, parent, &message, &work)?;
+        let commit = self.write_and_commit(&mut state, &steps, &message)?;
         Ok(Removed {
             commit,
             file,
             adoption,
-            warnings: Vec::new(),
         })
     }
 
@@ -811,21 +814,21 @@ pub fn index_size_warnings(index_text: &str) -> Vec<String> {
     let size = measure_index(index_text);
     let over = size.lines > MAX_INDEX_LINES || size.units > MAX_INDEX_UNITS;
     if over {
+        const NAMED: usize = 10;
         let invisible: Vec<String> = crate::memory::load::invisible_entries(index_text)
             .into_iter()
             .map(|e| e.file_name().trim_end_matches(".md").to_string())
             .collect();
+        let mut names = invisible[..invisible.len().min(NAMED)].join(", ");
+        if invisible.len() > NAMED {
+            names.push_str(&format!(" and {} more (memdir index --json lists them)", invisible.len() - NAMED));
+        }
         vec![format!(
-            "MEMORY.md is {} lines and {} characters, over Claude Code's load limit ({MAX_INDEX_LINES} lines, {MAX_INDEX_UNITS} characters): {} entr{} no longer loaded: {}",
+            "MEMORY.md is {} lines and {} characters, over Claude Code's load limit ({MAX_INDEX_LINES} lines, {MAX_INDEX_UNITS} characters): {} entr{} no longer loaded: {names}",
             size.lines,
             size.units,
             invisible.len(),
-            if invisible.len() == 1 {
-                "y is"
-            } else {
-                "ies are"
-            },
-            invisible.join(", ")
+            if invisible.len() == 1 { "y is" } else { "ies are" },
         )]
     } else if size.lines * 5 >= MAX_INDEX_LINES * 4 || size.units * 5 >= MAX_INDEX_UNITS * 4 {
         vec![format!(

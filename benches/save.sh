@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Benchmark: one `memdir save` as a whole process into a store that already holds N memories,
+# side by side with the same two-step save done with the git program (write both files,
+# `git add`, `git commit`), fsync on for both. Needs hyperfine (apt-get install hyperfine).
+#
+# Usage: benches/save.sh [N...]   (default: 1000 10000); results go to benches/results/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+memdir=$root/target/release/memdir
+out=$here/results
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$work
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost
+# git with fsync on, as memdir always does: objects, refs and the index.
+gitc=(git -c core.fsync=committed,index -c core.fsyncMethod=fsync)
+
+seed() { # seed DIR N: a memory dir with N memories, committed once
+  local dir=$1 n=$2
+  mkdir -p "$dir"
+  for ((i = 0; i < n; i++)); do
+    printf -- '---\nname: seed-%d\ndescription: seeded memory number %d\ntype: project\n---\nSeeded body %d.\n' "$i" "$i" "$i" >"$dir/seed-$i.md"
+    printf -- '- [Seed %d](seed-%d.md) — seeded memory number %d\n' "$i" "$i" "$i"
+  done >"$dir/MEMORY.md"
+  git -C "$dir" init -q
+  git -C "$dir" add -A
+  git -C "$dir" commit -q -m seed
+}
+
+for n in "${@:-1000 10000}"; do
+  for n in $n; do
+    a=$work/memdir-$n b=$work/git-$n
+    seed "$a" "$n"
+    cp -a "$a" "$b"
+    "$memdir" --memory-dir "$a" snapshot -q # creates memdir's excludes; nothing to adopt
+    hyperfine --warmup 3 --runs "${RUNS:-40}" --export-json "$out/save-$n.json" --export-markdown "$out/save-$n.md" \
+      -n "memdir save ($n memories)" \
+      "$memdir --memory-dir $a save -q --type project --name bench-\$\$ --description 'benchmark memory' --body 'Benchmark body.'" \
+      -n "git: write, add, commit ($n memories)" \
+      "n=\$\$; printf -- '---\nname: bench-%s\ndescription: benchmark memory\ntype: project\n---\nBenchmark body.\n' \$n > $b/bench-\$n.md; printf -- '- [Bench](bench-%s.md) — benchmark memory\n' \$n >> $b/MEMORY.md; ${gitc[*]} -C $b add bench-\$n.md MEMORY.md && ${gitc[*]} -C $b commit -q -m \"save(project): bench-\$n\""
+    git -C "$a" fsck --strict --no-progress
+    test -z "$(git -C "$a" status --porcelain)"
+    printf '%s memories: index %s bytes, .git/index %s bytes\n' "$n" "$(wc -c <"$a/MEMORY.md")" "$(wc -c <"$a/.git/index")"
+  done
+done
