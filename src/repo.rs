@@ -7,6 +7,7 @@
 //! `git status` is exact without rehashing.
 
 use std::collections::HashMap;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
@@ -62,6 +63,8 @@ pub struct HistoryEntry {
 pub struct MemoryRepo {
     repo: gix::Repository,
     workdir: PathBuf,
+    /// Objects written but not yet fsynced; the next commit hardens them.
+    unhardened: Vec<ObjectId>,
 }
 
 impl MemoryRepo {
@@ -89,6 +92,7 @@ impl MemoryRepo {
         MemoryRepo {
             repo,
             workdir: dir.to_path_buf(),
+            unhardened: Vec::new(),
         }
     }
 
@@ -142,12 +146,39 @@ impl MemoryRepo {
     }
 
     /// Write `bytes` as a blob.
-    pub fn write_blob(&self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
-        Ok(self
+    pub fn write_blob(&mut self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
+        let id = self
             .repo
             .write_blob(bytes)
             .map_err(|e| self.err(e))?
-            .detach())
+            .detach();
+        self.unhardened.push(id);
+        Ok(id)
+    }
+
+    /// Make the objects written since the last commit durable (fsync each loose object file
+    /// and its folder), so that a ref moved after a power cut never names a missing object.
+    /// gix itself never fsyncs; git does the same only with `core.fsync` including
+    /// `loose-object`.
+    fn harden_objects(&mut self) -> Result<(), RepoError> {
+        let objects = self.repo.objects.store_ref().path().to_path_buf();
+        let mut dirs = std::collections::BTreeSet::new();
+        for id in self.unhardened.drain(..) {
+            let hex = id.to_hex().to_string();
+            let dir = objects.join(&hex[..2]);
+            let path = dir.join(&hex[2..]);
+            // An object that already existed in a pack has no loose file: nothing to do.
+            match File::open(&path) {
+                Ok(file) => file.sync_all().map_err(|source| RepoError::Io {
+                    path: path.clone(),
+                    source,
+                })?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(source) => return Err(RepoError::Io { path, source }),
+            }
+            dirs.insert(dir);
+        }
+        dirs.iter().try_for_each(|dir| sync_dir(dir))
     }
 
     /// Commit `tree` on the current branch with `message`, move the branch by compare-and-swap
@@ -198,6 +229,8 @@ impl MemoryRepo {
             .write_object(&commit)
             .map_err(|e| self.err(e))?
             .detach();
+        self.unhardened.extend([tree_id, commit_id]);
+        self.harden_objects()?;
         crate::fault::point("before-ref");
         let expected = match parent {
             Some(parent) => PreviousValue::MustExistAndMatch(Target::Object(parent)),
@@ -223,17 +256,57 @@ impl MemoryRepo {
                 .map_err(|e| self.err(gix::Error::from_error(e)))?,
             deref: true,
         };
-        self.repo
+        let edits = self
+            .repo
             .edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))
             .map_err(|e| self.err(e))?;
-        self.write_index(tree_id, clean)?;
+        // The branch file itself (HEAD's referent) is durable before the call returns.
+        for edit in edits.iter().filter(|e| e.name.as_bstr() != "HEAD") {
+            let Ok(name) = edit.name.as_bstr().to_str() else {
+                continue;
+            };
+            let path = self.repo.git_dir().join(name);
+            File::open(&path)
+                .and_then(|f| f.sync_all())
+                .map_err(|source| RepoError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+            if let Some(dir) = path.parent() {
+                sync_dir(dir)?;
+            }
+        }
+        self.write_index(tree_id, tree, clean)?;
         Ok(commit_id)
     }
 
     /// `.git/index` for `tree`, with stat data for the files in `clean` and zero elsewhere
     /// (git then compares content, never trusting it).
-    fn write_index(&self, tree: ObjectId, clean: &CleanFiles) -> Result<(), RepoError> {
-        let mut index = self.repo.index_from_tree(&tree).map_err(|e| self.err(e))?;
+    fn write_index(
+        &self,
+        tree_id: ObjectId,
+        tree: &TreeMap,
+        clean: &CleanFiles,
+    ) -> Result<(), RepoError> {
+        use gix::index::entry::{Flags, Mode};
+        let flat = tree.values().all(|(kind, _)| *kind != EntryKind::Tree);
+        let mut index = if flat {
+            // memdir's own trees are flat: the entries are the tree's, in the same order.
+            let mut state = gix::index::State::new(self.repo.object_hash());
+            for (name, (kind, id)) in tree {
+                let mode = match kind {
+                    EntryKind::BlobExecutable => Mode::FILE_EXECUTABLE,
+                    EntryKind::Link => Mode::SYMLINK,
+                    EntryKind::Commit => Mode::COMMIT,
+                    _ => Mode::FILE,
+                };
+                state.dangerously_push_entry(Stat::default(), *id, Flags::empty(), mode, name.as_ref());
+            }
+            state.sort_entries();
+            gix::index::File::from_state(state, self.repo.index_path())
+        } else {
+            self.repo.index_from_tree(&tree_id).map_err(|e| self.err(e))?
+        };
         let (entries, paths) = index.entries_mut_and_pathbacking();
         for entry in entries {
             let path: &BStr = entry.path_in(paths);
@@ -247,10 +320,12 @@ impl MemoryRepo {
     /// `.git/index` as last written, for telling unchanged files by their stat data; `None`
     /// when there is none or it cannot be read (then every file is hashed).
     pub fn open_index(&self) -> Option<WorktreeIndex> {
+        let path = self.repo.index_path();
+        let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
         self.repo
             .open_index()
             .ok()
-            .map(|file| WorktreeIndex { file })
+            .map(|file| WorktreeIndex { file, mtime })
     }
 
     /// Commits from HEAD along first parents, newest first.
@@ -267,6 +342,16 @@ impl MemoryRepo {
         }
         Ok(out)
     }
+}
+
+/// fsync a folder, so that the names created or renamed in it are durable.
+pub fn sync_dir(dir: &Path) -> Result<(), RepoError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| RepoError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })
 }
 
 fn git_error(dir: &Path, source: gix::Error) -> RepoError {
@@ -307,14 +392,42 @@ fn parse_message(commit: ObjectId, message: &str, time: (i64, i32)) -> HistoryEn
 /// `.git/index`, read-only.
 pub struct WorktreeIndex {
     file: gix::index::File,
+    /// The index file's mtime, taken before it was read.
+    mtime: Option<std::time::SystemTime>,
 }
 
 impl WorktreeIndex {
+    pub fn mtime(&self) -> Option<std::time::SystemTime> {
+        self.mtime
+    }
+
+    /// Whether the index has an entry for `path`.
+    pub fn tracks(&self, path: &str) -> bool {
+        self.file.entry_by_path(path.into()).is_some()
+    }
+
+    /// Every top-level entry as the index records it: name, blob id, stat data.
+    pub fn work_files(&self) -> Vec<(String, ObjectId, Stat)> {
+        self.file
+            .entries()
+            .iter()
+            .filter_map(|e| {
+                let path = e.path(&self.file).to_str().ok()?;
+                (!path.contains('/')).then(|| (path.to_string(), e.id, e.stat))
+            })
+            .collect()
+    }
+
     /// The blob id of `path` when its stat data proves it unchanged since the index was written
     /// (and the entry is not racily clean); `None` when its content must be hashed.
     pub fn unchanged_id(&self, path: &str, stat: &Stat) -> Option<ObjectId> {
         let entry = self.file.entry_by_path(path.into())?;
-        let options = gix::index::entry::stat::Options::default();
+        // Nanoseconds count (as in git built with USE_NSEC): a file written in the same clock
+        // tick as the index stays racy and is hashed; one written before it is not.
+        let options = gix::index::entry::stat::Options {
+            use_nsec: true,
+            ..Default::default()
+        };
         (*stat != Stat::default()
             && entry.stat.matches(stat, options)
             && !entry.stat.is_racy(self.file.timestamp(), options))

@@ -19,7 +19,7 @@ use crate::memory::index::{Index, IndexLine, IndexLineError};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, measure_index};
 use crate::memory::taxonomy::{InvalidName, MemoryType, validate_name};
 use crate::memory::topic::{TopicError, TopicFile};
-use crate::repo::{CleanFiles, MemoryRepo, RepoError, TreeMap};
+use crate::repo::{CleanFiles, MemoryRepo, RepoError, TreeMap, WorktreeIndex};
 
 /// The index file's name.
 pub const INDEX_FILE: &str = "MEMORY.md";
@@ -221,6 +221,15 @@ struct State {
     work: WorkTree,
 }
 
+/// How much of the work tree a mutation looks at before it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    /// Every file.
+    Full,
+    /// Only when the directory or `MEMORY.md` changed since `.git/index` was written.
+    IfChanged,
+}
+
 /// A top-level work-tree file, with the blob id of its content.
 struct WorkFile {
     id: ObjectId,
@@ -256,43 +265,32 @@ impl Store {
             .open(&lock_path)
             .map_err(io_error(&lock_path))?;
         lock.lock().map_err(io_error(&lock_path))?;
-        let store = Store {
+        Ok(Store {
             dir: dir.to_path_buf(),
             repo,
             _lock: lock,
-        };
-        store.remove_stale_temp_files()?;
-        Ok(store)
+        })
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Under the lock, any temp file is left over from a writer that died.
-    fn remove_stale_temp_files(&self) -> Result<(), StoreError> {
-        for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
-            let entry = entry.map_err(io_error(&self.dir))?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') && name.ends_with(TEMP_SUFFIX) {
-                let path = entry.path();
-                std::fs::remove_file(&path).map_err(io_error(&path))?;
-            }
-        }
-        Ok(())
-    }
-
     /// Top-level `*.md` regular files and their blob ids, hashing only those whose stat data
     /// does not prove them unchanged since `.git/index` was written (as `git status` does).
-    fn scan(&self) -> Result<WorkTree, StoreError> {
-        let index = self.repo.open_index();
+    /// Temp files left by a writer that died are removed on the way (the lock is held).
+    fn scan(&self, index: Option<&WorktreeIndex>) -> Result<WorkTree, StoreError> {
         let mut out = WorkTree::new();
         for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
             let entry = entry.map_err(io_error(&self.dir))?;
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
+            if name.starts_with('.') && name.ends_with(TEMP_SUFFIX) {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(io_error(&path))?;
+                continue;
+            }
             if !name.ends_with(".md") || name.starts_with('.') {
                 continue;
             }
@@ -301,9 +299,7 @@ impl Store {
             if !is_file {
                 continue;
             }
-            let id = match index
-                .as_ref()
-                .and_then(|index| index.unchanged_id(name.as_str(), &stat))
+            let id = match index.and_then(|index| index.unchanged_id(name.as_str(), &stat))
             {
                 Some(id) => id,
                 None => {
@@ -316,12 +312,43 @@ impl Store {
         Ok(out)
     }
 
-    /// HEAD and the work tree, read once at the start of a mutation.
-    fn state(&self) -> Result<State, StoreError> {
+    /// HEAD and the work tree, read once at the start of a mutation. With `Scan::IfChanged`
+    /// the directory is not listed when `.git/index` proves nothing was added, removed or
+    /// renamed in it since (its mtime is older than the index's) and `MEMORY.md` is unchanged:
+    /// then the work tree is what the index records. An in-place edit of a tracked topic file
+    /// alone is not seen that way; `snapshot` (run by the hooks after each agent write) always
+    /// scans in full.
+    fn state(&self, scan: Scan) -> Result<State, StoreError> {
+        let index = self.repo.open_index();
+        let work = match (&index, scan) {
+            (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => index
+                .work_files()
+                .into_iter()
+                .map(|(name, id, stat)| (name, WorkFile { id, stat }))
+                .collect(),
+            _ => self.scan(index.as_ref())?,
+        };
         Ok(State {
             parent: self.repo.head_commit()?,
             tree: self.repo.head_tree()?,
-            work: self.scan()?,
+            work,
+        })
+    }
+
+    /// Whether the memory dir provably holds what `.git/index` records, but for in-place edits
+    /// of topic files: the racy-git rule applied to the directory and to `MEMORY.md`.
+    fn unchanged_since(&self, index: &WorktreeIndex) -> Result<bool, StoreError> {
+        let dir_mtime = std::fs::metadata(&self.dir)
+            .and_then(|m| m.modified())
+            .map_err(io_error(&self.dir))?;
+        if index.mtime().is_none_or(|index_mtime| dir_mtime >= index_mtime) {
+            return Ok(false);
+        }
+        let path = self.dir.join(INDEX_FILE);
+        Ok(match crate::repo::file_stat(&path) {
+            Ok((stat, true)) => index.unchanged_id(INDEX_FILE, &stat).is_some(),
+            Ok((_, false)) => false,
+            Err(_) => !index.tracks(INDEX_FILE),
         })
     }
 
@@ -333,7 +360,7 @@ impl Store {
     /// Commit what an agent (or an interrupted save) left in the work tree: one `adopt` commit
     /// per topic file whose index line is there too, then one for remaining index edits.
     pub fn adopt(&mut self, session: Option<&str>) -> Result<Adoption, StoreError> {
-        let mut state = self.state()?;
+        let mut state = self.state(Scan::Full)?;
         self.adopt_in(&mut state, session)
     }
 
@@ -455,7 +482,7 @@ impl Store {
     }
 
     /// Put `MEMORY.md` with `text` into `tree`, or take it out when the work tree has none.
-    fn stage_index(&self, tree: &mut TreeMap, text: Option<&str>) -> Result<(), StoreError> {
+    fn stage_index(&mut self, tree: &mut TreeMap, text: Option<&str>) -> Result<(), StoreError> {
         match text {
             None => {
                 tree.remove(INDEX_FILE.as_bytes());
@@ -531,7 +558,7 @@ impl Store {
         check_inside(&self.dir, &path)?;
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
-        let mut state = self.state()?;
+        let mut state = self.state(Scan::IfChanged)?;
         let mut adoption = self.adopt_in(&mut state, request.session)?;
         let mut warnings = Vec::new();
 
@@ -652,7 +679,7 @@ impl Store {
         check_inside(&self.dir, &path)?;
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
-        let mut state = self.state()?;
+        let mut state = self.state(Scan::IfChanged)?;
         let adoption = self.adopt_in(&mut state, session)?;
         let mut index = Index::parse(&read_index(&index_path)?);
         let had_line = index.remove(&file);
@@ -783,9 +810,7 @@ fn atomic_write(dir: &Path, file: &str, bytes: &[u8]) -> Result<crate::repo::Sta
 }
 
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_error(dir))
+    Ok(crate::repo::sync_dir(dir)?)
 }
 
 /// Add memdir's lines to `.git/info/exclude` once.
