@@ -4,6 +4,10 @@
 # `git add`, `git commit`), fsync on for both. Needs hyperfine (apt-get install hyperfine).
 #
 # Usage: benches/save.sh [N...]   (default: 1000 10000); results go to benches/results/.
+# BENCH_DIR=DIR puts the stores there (default: a temp dir). Both tools create and delete many
+# small files; ext4's inode allocator slows down after many recent deletions (its
+# `recently_deleted` scan), so for figures that compare the tools rather than the state of the
+# disk, use a fresh filesystem, e.g. a new ext4 image mounted on a loop device.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -11,7 +15,7 @@ cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 memdir=$root/target/release/memdir
 out=$here/results
 mkdir -p "$out"
-work=$(mktemp -d)
+work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/memdir-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$work
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost

@@ -6,7 +6,7 @@
 //! from the new tree with stat data only where the work tree is known to hold that content, so
 //! `git status` is exact without rehashing.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -156,40 +156,30 @@ impl MemoryRepo {
         Ok(id)
     }
 
-    /// Make the objects written since the last commit durable (fsync each loose object file
-    /// and its folder), so that a ref moved after a power cut never names a missing object.
-    /// gix itself never fsyncs; git does the same only with `core.fsync` including
-    /// `loose-object`.
-    fn harden_objects(&mut self) -> Result<(), RepoError> {
+    /// The loose-object files (and their folders) written since the last commit: what must be
+    /// durable before a ref may name them. gix itself never fsyncs.
+    fn take_unhardened(&mut self) -> (Vec<PathBuf>, BTreeSet<PathBuf>) {
         let objects = self.repo.objects.store_ref().path().to_path_buf();
-        let mut dirs = std::collections::BTreeSet::new();
+        let mut files = Vec::new();
+        let mut dirs = BTreeSet::new();
         for id in self.unhardened.drain(..) {
             let hex = id.to_hex().to_string();
             let dir = objects.join(&hex[..2]);
-            let path = dir.join(&hex[2..]);
-            // An object that already existed in a pack has no loose file: nothing to do.
-            match File::open(&path) {
-                Ok(file) => file.sync_all().map_err(|source| RepoError::Io {
-                    path: path.clone(),
-                    source,
-                })?,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(source) => return Err(RepoError::Io { path, source }),
-            }
+            files.push(dir.join(&hex[2..]));
             dirs.insert(dir);
         }
-        dirs.iter().try_for_each(|dir| sync_dir(dir))
+        (files, dirs)
     }
 
-    /// Commit `tree` on the current branch with `message`, move the branch by compare-and-swap
-    /// from `parent`, and rebuild `.git/index` to match.
-    pub fn commit(
+    /// Write the tree and commit objects for `tree` on top of `parent`. Nothing is durable or
+    /// visible yet: [`PreparedCommit::files_to_sync`] must be fsynced, then
+    /// [`MemoryRepo::publish`] moves the branch.
+    pub fn prepare_commit(
         &mut self,
         tree: &TreeMap,
         parent: Option<ObjectId>,
         message: &str,
-        clean: &CleanFiles,
-    ) -> Result<ObjectId, RepoError> {
+    ) -> Result<PreparedCommit, RepoError> {
         let mut entries: Vec<TreeEntry> = tree
             .iter()
             .map(|(name, (kind, id))| TreeEntry {
@@ -204,17 +194,7 @@ impl MemoryRepo {
             .write_object(gix::objs::Tree { entries })
             .map_err(|e| self.err(e))?
             .detach();
-        let committer = self
-            .repo
-            .committer_or_set_fallback(FALLBACK_NAME, FALLBACK_EMAIL)
-            .and_then(|s| s.to_owned().map_err(gix::Error::from_error))
-            .map_err(|e| self.err(e))?;
-        let author = match self.repo.author() {
-            Some(author) => author
-                .and_then(|s| s.to_owned().map_err(gix::Error::from_error))
-                .map_err(|e| self.err(e))?,
-            None => committer.clone(),
-        };
+        let (author, committer) = self.signatures()?;
         let commit = gix::objs::Commit {
             tree: tree_id,
             parents: parent.into_iter().collect(),
@@ -230,8 +210,37 @@ impl MemoryRepo {
             .map_err(|e| self.err(e))?
             .detach();
         self.unhardened.extend([tree_id, commit_id]);
-        self.harden_objects()?;
+        let (files, dirs) = self.take_unhardened();
+        Ok(PreparedCommit {
+            commit_id,
+            tree_id,
+            parent,
+            committer,
+            files_to_sync: files,
+            object_dirs: dirs,
+        })
+    }
+
+    /// Move the branch to a prepared commit (compare-and-swap from its parent) once its objects
+    /// are durable, and rebuild `.git/index` for `tree`. The ref itself is not fsynced: should
+    /// its update be lost, HEAD is the parent and the work tree, already durable, is ahead of
+    /// it, so the next write adopts it.
+    pub fn publish(
+        &mut self,
+        prepared: PreparedCommit,
+        tree: &TreeMap,
+        message: &str,
+        clean: &CleanFiles,
+    ) -> Result<ObjectId, RepoError> {
+        prepared.object_dirs.iter().try_for_each(|d| sync_dir(d))?;
         crate::fault::point("before-ref");
+        let PreparedCommit {
+            commit_id,
+            tree_id,
+            parent,
+            committer,
+            ..
+        } = prepared;
         let expected = match parent {
             Some(parent) => PreviousValue::MustExistAndMatch(Target::Object(parent)),
             None => PreviousValue::MustNotExist,
@@ -256,28 +265,84 @@ impl MemoryRepo {
                 .map_err(|e| self.err(gix::Error::from_error(e)))?,
             deref: true,
         };
-        let edits = self
-            .repo
+        self.repo
             .edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))
             .map_err(|e| self.err(e))?;
-        // The branch file itself (HEAD's referent) is durable before the call returns.
-        for edit in edits.iter().filter(|e| e.name.as_bstr() != "HEAD") {
-            let Ok(name) = edit.name.as_bstr().to_str() else {
-                continue;
-            };
-            let path = self.repo.git_dir().join(name);
-            File::open(&path)
-                .and_then(|f| f.sync_all())
-                .map_err(|source| RepoError::Io {
-                    path: path.clone(),
-                    source,
-                })?;
-            if let Some(dir) = path.parent() {
-                sync_dir(dir)?;
-            }
-        }
         self.write_index(tree_id, tree, clean)?;
         Ok(commit_id)
+    }
+
+    /// Commit `tree` on the current branch: objects written and fsynced (in parallel), then the
+    /// branch moved and `.git/index` rebuilt.
+    pub fn commit(
+        &mut self,
+        tree: &TreeMap,
+        parent: Option<ObjectId>,
+        message: &str,
+        clean: &CleanFiles,
+    ) -> Result<ObjectId, RepoError> {
+        let prepared = self.prepare_commit(tree, parent, message)?;
+        sync_files(&prepared.files_to_sync)?;
+        self.publish(prepared, tree, message, clean)
+    }
+
+    /// Author and committer: git's identity where configured (the `GIT_*` variables, then
+    /// `author.*`/`committer.*`, then `user.*`), else `memdir <memdir@localhost>`; dates from
+    /// `GIT_AUTHOR_DATE`/`GIT_COMMITTER_DATE`, else now in the local offset.
+    ///
+    /// Resolved here rather than through gix's personas, which look up the local time zone in
+    /// the whole zoneinfo database on every process start (a tenth of a save's time).
+    fn signatures(&self) -> Result<(gix::actor::Signature, gix::actor::Signature), RepoError> {
+        let config = self.repo.config_snapshot();
+        let lookup = |env: &str, keys: [&str; 2], fallback: &str| -> BString {
+            std::env::var(env)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .map(BString::from)
+                .or_else(|| keys.iter().find_map(|key| config.string(*key)))
+                .unwrap_or_else(|| fallback.into())
+        };
+        let now = {
+            let local = chrono::Local::now();
+            gix::date::Time::new(local.timestamp(), local.offset().local_minus_utc())
+        };
+        let time = |env: &str| -> Result<gix::date::Time, RepoError> {
+            match std::env::var(env).ok().filter(|v| !v.is_empty()) {
+                Some(value) => gix::date::parse(&value, None).map_err(|e| {
+                    self.err(gix::Error::from_error(std::io::Error::other(format!(
+                        "{env}={value:?} is not a date git understands: {e}"
+                    ))))
+                }),
+                None => Ok(now),
+            }
+        };
+        let committer = gix::actor::Signature {
+            name: lookup(
+                "GIT_COMMITTER_NAME",
+                ["committer.name", "user.name"],
+                FALLBACK_NAME,
+            ),
+            email: lookup(
+                "GIT_COMMITTER_EMAIL",
+                ["committer.email", "user.email"],
+                FALLBACK_EMAIL,
+            ),
+            time: time("GIT_COMMITTER_DATE")?,
+        };
+        let author = gix::actor::Signature {
+            name: lookup(
+                "GIT_AUTHOR_NAME",
+                ["author.name", "user.name"],
+                FALLBACK_NAME,
+            ),
+            email: lookup(
+                "GIT_AUTHOR_EMAIL",
+                ["author.email", "user.email"],
+                FALLBACK_EMAIL,
+            ),
+            time: time("GIT_AUTHOR_DATE")?,
+        };
+        Ok((author, committer))
     }
 
     /// `.git/index` for `tree`, with stat data for the files in `clean` and zero elsewhere
@@ -300,12 +365,20 @@ impl MemoryRepo {
                     EntryKind::Commit => Mode::COMMIT,
                     _ => Mode::FILE,
                 };
-                state.dangerously_push_entry(Stat::default(), *id, Flags::empty(), mode, name.as_ref());
+                state.dangerously_push_entry(
+                    Stat::default(),
+                    *id,
+                    Flags::empty(),
+                    mode,
+                    name.as_ref(),
+                );
             }
             state.sort_entries();
             gix::index::File::from_state(state, self.repo.index_path())
         } else {
-            self.repo.index_from_tree(&tree_id).map_err(|e| self.err(e))?
+            self.repo
+                .index_from_tree(&tree_id)
+                .map_err(|e| self.err(e))?
         };
         let (entries, paths) = index.entries_mut_and_pathbacking();
         for entry in entries {
@@ -342,6 +415,54 @@ impl MemoryRepo {
         }
         Ok(out)
     }
+}
+
+/// A commit whose objects are written but not yet durable, and whose branch has not moved.
+pub struct PreparedCommit {
+    pub commit_id: ObjectId,
+    tree_id: ObjectId,
+    parent: Option<ObjectId>,
+    committer: gix::actor::Signature,
+    /// Loose-object files to fsync before [`MemoryRepo::publish`].
+    pub files_to_sync: Vec<PathBuf>,
+    object_dirs: BTreeSet<PathBuf>,
+}
+
+/// fsync `files` all at once, one thread each: the filesystem's journal then commits them
+/// together, so durability costs about one flush instead of one per file. A file that does not
+/// exist (an object that was already packed) is skipped.
+pub fn sync_files(files: &[PathBuf]) -> Result<(), RepoError> {
+    let sync = |path: &PathBuf| match File::open(path) {
+        Ok(file) => file.sync_all().map_err(|source| RepoError::Io {
+            path: path.clone(),
+            source,
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(RepoError::Io {
+            path: path.clone(),
+            source,
+        }),
+    };
+    let Some((first, rest)) = files.split_first() else {
+        return Ok(());
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = rest
+            .iter()
+            .map(|path| scope.spawn(move || sync(path)))
+            .collect();
+        let mut result = sync(first);
+        for handle in others {
+            let outcome = handle.join().unwrap_or_else(|_| {
+                Err(RepoError::Io {
+                    path: first.clone(),
+                    source: std::io::Error::other("an fsync thread panicked"),
+                })
+            });
+            result = result.and(outcome);
+        }
+        result
+    })
 }
 
 /// fsync a folder, so that the names created or renamed in it are durable.
@@ -399,6 +520,14 @@ pub struct WorktreeIndex {
 impl WorktreeIndex {
     pub fn mtime(&self) -> Option<std::time::SystemTime> {
         self.mtime
+    }
+
+    /// Whether the index has an entry for `path` with this inode number (as the index keeps
+    /// it: the low 32 bits).
+    pub fn has_inode(&self, path: &str, ino: u64) -> bool {
+        self.file
+            .entry_by_path(path.into())
+            .is_some_and(|e| e.stat.ino == ino as u32)
     }
 
     /// Whether the index has an entry for `path`.

@@ -299,8 +299,7 @@ impl Store {
             if !is_file {
                 continue;
             }
-            let id = match index.and_then(|index| index.unchanged_id(name.as_str(), &stat))
-            {
+            let id = match index.and_then(|index| index.unchanged_id(name.as_str(), &stat)) {
                 Some(id) => id,
                 None => {
                     let bytes = std::fs::read(&path).map_err(io_error(&path))?;
@@ -338,18 +337,46 @@ impl Store {
     /// Whether the memory dir provably holds what `.git/index` records, but for in-place edits
     /// of topic files: the racy-git rule applied to the directory and to `MEMORY.md`.
     fn unchanged_since(&self, index: &WorktreeIndex) -> Result<bool, StoreError> {
-        let dir_mtime = std::fs::metadata(&self.dir)
-            .and_then(|m| m.modified())
-            .map_err(io_error(&self.dir))?;
-        if index.mtime().is_none_or(|index_mtime| dir_mtime >= index_mtime) {
-            return Ok(false);
-        }
         let path = self.dir.join(INDEX_FILE);
-        Ok(match crate::repo::file_stat(&path) {
+        let index_file_unchanged = match crate::repo::file_stat(&path) {
             Ok((stat, true)) => index.unchanged_id(INDEX_FILE, &stat).is_some(),
             Ok((_, false)) => false,
             Err(_) => !index.tracks(INDEX_FILE),
-        })
+        };
+        if !index_file_unchanged {
+            return Ok(false);
+        }
+        let dir_mtime = std::fs::metadata(&self.dir)
+            .and_then(|m| m.modified())
+            .map_err(io_error(&self.dir))?;
+        if index
+            .mtime()
+            .is_some_and(|index_mtime| dir_mtime < index_mtime)
+        {
+            return Ok(true);
+        }
+        // The directory changed in the same clock tick as the index, or later: compare its
+        // names and inode numbers (from one directory listing, no stat per file) with the
+        // index. A file added, removed or replaced by rename shows; a temp file means a writer
+        // died, and the full scan removes it.
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let entry = entry.map_err(io_error(&self.dir))?;
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if name.ends_with(TEMP_SUFFIX) {
+                return Ok(false);
+            }
+            if !name.ends_with(".md") || name.starts_with('.') {
+                continue;
+            }
+            if !entry_inode(&entry).is_some_and(|ino| index.has_inode(&name, ino)) {
+                return Ok(false);
+            }
+            seen += 1;
+        }
+        Ok(seen == index.work_files().len())
     }
 
     fn read(&self, file: &str) -> Result<Vec<u8>, StoreError> {
@@ -365,9 +392,16 @@ impl Store {
     }
 
     /// [`Store::adopt`] from a state already read; `state` follows the commits it makes.
-    fn adopt_in(&mut self, state: &mut State, session: Option<&str>) -> Result<Adoption, StoreError> {
+    fn adopt_in(
+        &mut self,
+        state: &mut State,
+        session: Option<&str>,
+    ) -> Result<Adoption, StoreError> {
         let mut adoption = Adoption::default();
         let work = &state.work;
+        if work_matches_tree(work, &state.tree) {
+            return Ok(adoption);
+        }
         let head_index_text = match state.tree.get(INDEX_FILE.as_bytes()) {
             Some((_, id)) => String::from_utf8_lossy(&self.repo.blob(*id)?).into_owned(),
             None => String::new(),
@@ -506,16 +540,18 @@ impl Store {
         message: &str,
         work: &WorkTree,
     ) -> Result<ObjectId, StoreError> {
-        let clean: CleanFiles = work
-            .iter()
-            .filter(|(name, w)| tree.get(name.as_bytes()).is_some_and(|(_, id)| *id == w.id))
-            .map(|(name, w)| (BString::from(name.as_str()), w.stat))
-            .collect();
-        Ok(self.repo.commit(tree, parent, message, &clean)?)
+        Ok(self
+            .repo
+            .commit(tree, parent, message, &clean_files(tree, work))?)
     }
 
-    /// Write `files` (name and bytes, in this order, each atomically and durably, a fault point
-    /// after each), then commit them on top of `state` with `message`.
+    /// Write `files` (name and new bytes, or `None` to delete) in this order and commit them
+    /// on top of `state` with `message`; `state` follows the commit.
+    ///
+    /// Durability costs one batch of fsyncs: the temp files and the commit's loose objects are
+    /// written first and fsynced together, then each file is renamed into place in order (the
+    /// directory fsynced after each, so a crash keeps the order: topic file before index line),
+    /// with a fault point after each, and only then does the branch move.
     fn write_and_commit(
         &mut self,
         state: &mut State,
@@ -523,28 +559,57 @@ impl Store {
         message: &str,
     ) -> Result<ObjectId, StoreError> {
         let mut tree = state.tree.clone();
-        for (name, bytes, fault) in files {
-            match bytes {
-                Some(bytes) => {
-                    let stat = atomic_write(&self.dir, name, bytes.as_bytes())?;
-                    let id = self.repo.write_blob(bytes.as_bytes())?;
-                    tree.insert((*name).into(), (EntryKind::Blob, id));
-                    state.work.insert(name.to_string(), WorkFile { id, stat });
-                }
-                None => {
-                    let path = self.dir.join(name);
-                    match std::fs::remove_file(&path) {
-                        Ok(()) => sync_dir(&self.dir)?,
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                        Err(e) => return Err(io_error(&path)(e)),
+        let mut temps = Vec::new();
+        let result = (|| {
+            for (name, bytes, _) in files {
+                match bytes {
+                    Some(bytes) => {
+                        temps.push(write_temp(&self.dir, name, bytes.as_bytes())?);
+                        let id = self.repo.write_blob(bytes.as_bytes())?;
+                        tree.insert((*name).into(), (EntryKind::Blob, id));
                     }
-                    tree.remove(name.as_bytes());
-                    state.work.remove(*name);
+                    None => {
+                        tree.remove(name.as_bytes());
+                    }
                 }
             }
-            crate::fault::point(fault);
+            let prepared = self.repo.prepare_commit(&tree, state.parent, message)?;
+            let mut to_sync = temps.clone();
+            to_sync.extend(prepared.files_to_sync.iter().cloned());
+            crate::repo::sync_files(&to_sync)?;
+            let mut temps = temps.iter();
+            for (name, bytes, fault) in files {
+                let target = self.dir.join(name);
+                match (bytes, temps.next()) {
+                    (Some(_), Some(tmp)) => {
+                        std::fs::rename(tmp, &target).map_err(io_error(&target))?;
+                        sync_dir(&self.dir)?;
+                        let stat = crate::repo::file_stat(&target)?.0;
+                        let id = tree.get(name.as_bytes()).map(|(_, id)| *id);
+                        if let Some(id) = id {
+                            state.work.insert(name.to_string(), WorkFile { id, stat });
+                        }
+                    }
+                    _ => {
+                        match std::fs::remove_file(&target) {
+                            Ok(()) => sync_dir(&self.dir)?,
+                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                            Err(e) => return Err(io_error(&target)(e)),
+                        }
+                        state.work.remove(*name);
+                    }
+                }
+                crate::fault::point(fault);
+            }
+            let clean = clean_files(&tree, &state.work);
+            Ok(self.repo.publish(prepared, &tree, message, &clean)?)
+        })();
+        if result.is_err() {
+            for tmp in &temps {
+                let _ = std::fs::remove_file(tmp);
+            }
         }
-        let commit = self.commit(&tree, state.parent, message, &state.work)?;
+        let commit = result?;
         state.tree = tree;
         state.parent = Some(commit);
         Ok(commit)
@@ -785,28 +850,54 @@ pub fn check_inside(dir: &Path, path: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// Write `bytes` to `dir/file` atomically and durably: a temp file in the same dir, fsync,
-/// rename over the target, fsync the dir. Returns the new file's stat data.
-fn atomic_write(dir: &Path, file: &str, bytes: &[u8]) -> Result<crate::repo::Stat, StoreError> {
+/// A directory entry's inode number, where the platform has one.
+#[cfg(unix)]
+fn entry_inode(entry: &std::fs::DirEntry) -> Option<u64> {
+    Some(std::os::unix::fs::DirEntryExt::ino(entry))
+}
+
+#[cfg(not(unix))]
+fn entry_inode(_entry: &std::fs::DirEntry) -> Option<u64> {
+    None
+}
+
+/// Whether every `*.md` file of the work tree is exactly what `tree` holds, and vice versa.
+fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
+    let tracked = tree
+        .iter()
+        .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"));
+    tracked.clone().count() == work.len()
+        && tracked.into_iter().all(|(name, (_, id))| {
+            std::str::from_utf8(name)
+                .ok()
+                .and_then(|name| work.get(name))
+                .is_some_and(|w| w.id == *id)
+        })
+}
+
+/// The stat data for `.git/index` of the work-tree files whose content `tree` holds.
+fn clean_files(tree: &TreeMap, work: &WorkTree) -> CleanFiles {
+    work.iter()
+        .filter(|(name, w)| tree.get(name.as_bytes()).is_some_and(|(_, id)| *id == w.id))
+        .map(|(name, w)| (BString::from(name.as_str()), w.stat))
+        .collect()
+}
+
+/// Write `bytes` to a temp file beside `dir/file` (not yet fsynced); the caller fsyncs it and
+/// renames it into place.
+fn write_temp(dir: &Path, file: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
     let tmp = dir.join(format!(".{file}.{}{TEMP_SUFFIX}", std::process::id()));
-    let target = dir.join(file);
-    let result = (|| {
-        let mut out = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(io_error(&tmp))?;
-        out.write_all(bytes).map_err(io_error(&tmp))?;
-        out.sync_all().map_err(io_error(&tmp))?;
-        std::fs::rename(&tmp, &target).map_err(io_error(&target))?;
-        sync_dir(dir)
-    })();
-    if result.is_err() {
+    let written = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&tmp)
+        .and_then(|mut out| out.write_all(bytes));
+    if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
+        return Err(io_error(&tmp)(e));
     }
-    result?;
-    Ok(crate::repo::file_stat(&target)?.0)
+    Ok(tmp)
 }
 
 fn sync_dir(dir: &Path) -> Result<(), StoreError> {
@@ -846,14 +937,21 @@ pub fn index_size_warnings(index_text: &str) -> Vec<String> {
             .collect();
         let mut names = invisible[..invisible.len().min(NAMED)].join(", ");
         if invisible.len() > NAMED {
-            names.push_str(&format!(" and {} more (memdir index --json lists them)", invisible.len() - NAMED));
+            names.push_str(&format!(
+                " and {} more (memdir index --json lists them)",
+                invisible.len() - NAMED
+            ));
         }
         vec![format!(
             "MEMORY.md is {} lines and {} characters, over Claude Code's load limit ({MAX_INDEX_LINES} lines, {MAX_INDEX_UNITS} characters): {} entr{} no longer loaded: {names}",
             size.lines,
             size.units,
             invisible.len(),
-            if invisible.len() == 1 { "y is" } else { "ies are" },
+            if invisible.len() == 1 {
+                "y is"
+            } else {
+                "ies are"
+            },
         )]
     } else if size.lines * 5 >= MAX_INDEX_LINES * 4 || size.units * 5 >= MAX_INDEX_UNITS * 4 {
         vec![format!(

@@ -155,7 +155,11 @@ fn project_settings_never_choose_the_memory_dir_and_the_user_is_told() {
 #[test]
 fn writes_refuse_with_exit_3_when_auto_memory_is_off() {
     /// Variables, user settings, and the switch the refusal must name.
-    type Case = (Vec<(&'static str, &'static str)>, Option<serde_json::Value>, &'static str);
+    type Case = (
+        Vec<(&'static str, &'static str)>,
+        Option<serde_json::Value>,
+        &'static str,
+    );
     let cases: Vec<Case> = vec![
         (
             vec![("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")],
