@@ -31,7 +31,8 @@ seed() { # seed DIR N: a memory dir with N memories, committed once
   done >"$dir/MEMORY.md"
   git -C "$dir" init -q
   git -C "$dir" add -A
-  git -C "$dir" commit -q -m seed
+  git -C "$dir" -c gc.auto=0 -c maintenance.auto=false commit -q -m seed
+  git -C "$dir" gc -q # a long-lived store is packed; and no auto-gc runs during the timing
 }
 
 for n in "${@:-1000 10000}"; do

@@ -210,14 +210,16 @@ impl MemoryRepo {
             .map_err(|e| self.err(e))?
             .detach();
         self.unhardened.extend([tree_id, commit_id]);
-        let (files, dirs) = self.take_unhardened();
+        // The objects' folders already hold their names (gix renamed them in), so the folders
+        // join the same batch as the files.
+        let (mut files, dirs) = self.take_unhardened();
+        files.extend(dirs);
         Ok(PreparedCommit {
             commit_id,
             tree_id,
             parent,
             committer,
             files_to_sync: files,
-            object_dirs: dirs,
         })
     }
 
@@ -232,7 +234,6 @@ impl MemoryRepo {
         message: &str,
         clean: &CleanFiles,
     ) -> Result<ObjectId, RepoError> {
-        prepared.object_dirs.iter().try_for_each(|d| sync_dir(d))?;
         crate::fault::point("before-ref");
         let PreparedCommit {
             commit_id,
@@ -423,14 +424,13 @@ pub struct PreparedCommit {
     tree_id: ObjectId,
     parent: Option<ObjectId>,
     committer: gix::actor::Signature,
-    /// Loose-object files to fsync before [`MemoryRepo::publish`].
+    /// Loose-object files and their folders, to fsync before [`MemoryRepo::publish`].
     pub files_to_sync: Vec<PathBuf>,
-    object_dirs: BTreeSet<PathBuf>,
 }
 
-/// fsync `files` all at once, one thread each: the filesystem's journal then commits them
-/// together, so durability costs about one flush instead of one per file. A file that does not
-/// exist (an object that was already packed) is skipped.
+/// fsync `files` (or folders) all at once, one thread each: the filesystem's journal then
+/// commits them together, so durability costs about one flush instead of one per file. A file
+/// that does not exist (an object that was already packed) is skipped.
 pub fn sync_files(files: &[PathBuf]) -> Result<(), RepoError> {
     let sync = |path: &PathBuf| match File::open(path) {
         Ok(file) => file.sync_all().map_err(|source| RepoError::Io {
