@@ -183,3 +183,34 @@ fn saving_over_an_uncommitted_file_keeps_it_in_history() {
     assert!(git(&dir, &["show", "HEAD~1:note.md"]).contains("Draft text."));
     assert_git_clean(&dir);
 }
+
+/// Before a write, memdir looks for pending changes without a stat per file: `MEMORY.md`'s stat
+/// data and the directory (added, removed or replaced files). An in-place edit of a tracked
+/// topic file alone is not seen then; it is never lost either, and `snapshot` (which the hooks
+/// run after every agent write) adopts it.
+#[test]
+fn an_in_place_edit_is_kept_and_adopted_by_snapshot() {
+    use std::io::Write;
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let dir = env.memory_dir();
+    let edited =
+        "---\nname: role\ndescription: Backend engineer\ntype: user\n---\nBackend, and now Rust.\n";
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(dir.join("role.md"))
+        .expect("open in place");
+    file.write_all(edited.as_bytes()).expect("edit");
+    drop(file);
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("role.md")).expect("kept"),
+        edited
+    );
+    assert_eq!(git(&dir, &["status", "--porcelain"]), " M role.md\n");
+    env.ok(&["snapshot"]);
+    assert_eq!(subjects(&dir)[0], "adopt(user): role");
+    assert_eq!(git(&dir, &["show", "HEAD:role.md"]), edited);
+    assert_git_clean(&dir);
+}
