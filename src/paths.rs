@@ -367,38 +367,39 @@ pub fn normalize(path: &Path) -> Option<PathBuf> {
 
 /// A memory dir that is a symlink must point inside its own parent folder (§10).
 fn check_symlink(dir: &Path) -> Result<(), PathError> {
-    let Ok(meta) = std::fs::symlink_metadata(dir) else {
-        return Ok(());
-    };
-    if !meta.file_type().is_symlink() {
-        return Ok(());
-    }
-    let io = |source| PathError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
     let parent = dir.parent().unwrap_or(Path::new("/"));
-    let parent = parent.canonicalize().map_err(io)?;
-    match dir.canonicalize() {
-        Ok(target) if target.starts_with(&parent) => Ok(()),
-        Ok(target) => Err(PathError::SymlinkEscapes {
+    match symlink_escape(dir, parent) {
+        Ok(None) => Ok(()),
+        Ok(Some(target)) => Err(PathError::SymlinkEscapes {
             dir: dir.to_path_buf(),
             target,
         }),
-        // A dangling link: where it would land is what matters.
-        Err(_) => {
-            let target = std::fs::read_link(dir).map_err(io)?;
-            let target = normalize(&absolute_from(&parent, &target)).unwrap_or_default();
-            if target.starts_with(&parent) {
-                Ok(())
-            } else {
-                Err(PathError::SymlinkEscapes {
-                    dir: dir.to_path_buf(),
-                    target,
-                })
-            }
-        }
+        Err(source) => Err(PathError::Io {
+            path: dir.to_path_buf(),
+            source,
+        }),
     }
+}
+
+/// Where the symlink `link` leads when that is outside `base`; `None` when `link` is not a
+/// symlink (or does not exist) or stays inside. A dangling link is judged by where it would
+/// land, relative to the folder that holds it.
+pub fn symlink_escape(link: &Path, base: &Path) -> std::io::Result<Option<PathBuf>> {
+    match std::fs::symlink_metadata(link) {
+        Ok(meta) if meta.file_type().is_symlink() => {}
+        Ok(_) => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let base = base.canonicalize()?;
+    let target = match link.canonicalize() {
+        Ok(target) => target,
+        Err(_) => {
+            let holder = link.parent().unwrap_or(Path::new("/")).canonicalize()?;
+            normalize(&absolute_from(&holder, &std::fs::read_link(link)?)).unwrap_or_default()
+        }
+    };
+    Ok((!target.starts_with(&base)).then_some(target))
 }
 
 /// The key of the default memory dir: the canonical root of the project's git repository

@@ -826,27 +826,12 @@ pub fn read_index(path: &Path) -> Result<String, StoreError> {
 
 /// A path in the memory dir that is a symlink must resolve inside it (§10).
 pub fn check_inside(dir: &Path, path: &Path) -> Result<(), StoreError> {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    if !meta.file_type().is_symlink() {
-        return Ok(());
-    }
-    let dir = dir.canonicalize().map_err(io_error(dir))?;
-    let target = match path.canonicalize() {
-        Ok(target) => target,
-        Err(_) => {
-            let link = std::fs::read_link(path).map_err(io_error(path))?;
-            crate::paths::normalize(&crate::paths::absolute_from(&dir, &link)).unwrap_or_default()
-        }
-    };
-    if target.starts_with(&dir) {
-        Ok(())
-    } else {
-        Err(StoreError::Outside {
+    match crate::paths::symlink_escape(path, dir).map_err(io_error(path))? {
+        None => Ok(()),
+        Some(target) => Err(StoreError::Outside {
             path: path.to_path_buf(),
             target,
-        })
+        }),
     }
 }
 

@@ -19,6 +19,19 @@ fn hook_payload(n: usize) -> String {
     .expect("payload")
 }
 
+/// `memdir snapshot --hook` fed the n-th recorded PostToolUse payload.
+fn snapshot_hook(env: &TestEnv, dir: &Path, n: usize) -> crate::common::Run {
+    env.run_with_stdin(
+        &[
+            "snapshot",
+            "--hook",
+            "--memory-dir",
+            dir.to_str().expect("utf-8"),
+        ],
+        &hook_payload(n),
+    )
+}
+
 const SESSION: &str = "f963f83a-cb94-426d-8d53-023945f76728";
 
 /// The session wrote use-bun.md, its index line, then the index line for staging before
@@ -33,15 +46,7 @@ fn snapshot_adopts_each_completed_save_of_a_real_session() {
 
     // 1. The topic file alone: a save in progress, left uncommitted.
     std::fs::write(dir.join("use-bun.md"), recorded("use-bun.md")).expect("write");
-    let run = env.run_with_stdin(
-        &[
-            "snapshot",
-            "--hook",
-            "--memory-dir",
-            dir.to_str().expect("utf-8"),
-        ],
-        &hook_payload(1),
-    );
+    let run = snapshot_hook(&env, &dir, 1);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr.contains("use-bun.md is not in MEMORY.md yet"),
@@ -52,15 +57,7 @@ fn snapshot_adopts_each_completed_save_of_a_real_session() {
 
     // 2. Its index line: one adopt commit with the session id.
     std::fs::write(dir.join("MEMORY.md"), use_bun_line).expect("write");
-    let run = env.run_with_stdin(
-        &[
-            "snapshot",
-            "--hook",
-            "--memory-dir",
-            dir.to_str().expect("utf-8"),
-        ],
-        &hook_payload(2),
-    );
+    let run = snapshot_hook(&env, &dir, 2);
     assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
     assert_eq!(subjects(&dir), ["adopt(feedback): use-bun"]);
     assert_eq!(

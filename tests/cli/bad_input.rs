@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::common::{TestEnv, tree_snapshot};
+use crate::common::{TestEnv, save_args, tree_snapshot};
 
 /// Run memdir and require exit 2, a single `error:` line containing `needle`, and no change
 /// anywhere under the test's root.
@@ -31,20 +31,6 @@ fn refuses(env: &TestEnv, args: &[&str], needle: &str) {
         before,
         "memdir {args:?} changed files"
     );
-}
-
-fn save_args<'a>(t: &'a str, name: &'a str, description: &'a str, body: &'a str) -> Vec<&'a str> {
-    vec![
-        "save",
-        "--type",
-        t,
-        "--name",
-        name,
-        "--description",
-        description,
-        "--body",
-        body,
-    ]
 }
 
 #[test]
@@ -79,36 +65,20 @@ fn bad_save_arguments() {
     );
     refuses(
         &env,
-        &[
-            "save",
-            "--type",
-            "user",
-            "--name",
-            "x",
-            "--description",
-            "d",
-            "--title",
-            "a]b",
-            "--body",
-            "b",
-        ],
+        &[save_args("user", "x", "d", "b"), vec!["--title", "a]b"]].concat(),
         "title",
     );
     refuses(
         &env,
         &[
-            "save",
-            "--type",
-            "user",
-            "--name",
-            "x",
-            "--description",
-            "d",
-            "--session",
-            "a\nb",
-            "--body",
-            "b",
-        ],
+            save_args("user", "x", "d", "b"),
+            vec![
+                "--session",
+                "a
+b",
+            ],
+        ]
+        .concat(),
         "session id",
     );
     // No --body and an empty (non-terminal) stdin is an empty body.

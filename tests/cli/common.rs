@@ -37,6 +37,26 @@ impl Run {
     }
 }
 
+/// The arguments of `memdir save --type T --name N --description D --body B`.
+pub fn save_args<'a>(
+    t: &'a str,
+    name: &'a str,
+    description: &'a str,
+    body: &'a str,
+) -> Vec<&'a str> {
+    vec![
+        "save",
+        "--type",
+        t,
+        "--name",
+        name,
+        "--description",
+        description,
+        "--body",
+        body,
+    ]
+}
+
 /// Run `git` with a hermetic configuration.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let output = std::process::Command::new("git")
@@ -223,18 +243,8 @@ impl TestEnv {
         PathBuf::from(self.ok(&["path"]).stdout.trim_end())
     }
 
-    /// `memdir save` with a body.
+    /// `memdir save` with a body, required to succeed.
     pub fn save(&self, memory_type: &str, name: &str, description: &str, body: &str) -> Run {
-        self.ok(&[
-            "save",
-            "--type",
-            memory_type,
-            "--name",
-            name,
-            "--description",
-            description,
-            "--body",
-            body,
-        ])
+        self.ok(&save_args(memory_type, name, description, body))
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::{TestEnv, git, tree_snapshot};
+use crate::common::{TestEnv, git, save_args, tree_snapshot};
 
 fn write_json(path: &std::path::Path, value: serde_json::Value) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
@@ -192,17 +192,7 @@ fn writes_refuse_with_exit_3_when_auto_memory_is_off() {
         }
         let before = tree_snapshot(&env.root);
         for args in [
-            vec![
-                "save",
-                "--type",
-                "user",
-                "--name",
-                "x",
-                "--description",
-                "d",
-                "--body",
-                "b",
-            ],
+            save_args("user", "x", "d", "b"),
             vec!["init"],
             vec!["snapshot"],
             vec!["rm", "x"],
