@@ -5,8 +5,10 @@ use std::io::Read;
 use crate::Error;
 use crate::cli::{Ctx, Output, validate_session};
 
-/// Commit what an agent wrote directly: one `adopt` commit per topic file whose index line is
-/// there too. A topic file without its line is a save in progress and is left alone.
+/// Adopt what an agent wrote into the memory dir as commits.
+///
+/// One `adopt` commit per topic file whose index line is there too. A topic file without its
+/// line (or a line without its file) is a save in progress and is left alone.
 #[derive(Debug, clap::Args)]
 pub struct SnapshotArgs {
     /// The Claude Code session that wrote the files (a commit trailer).
