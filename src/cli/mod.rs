@@ -35,10 +35,20 @@ pub struct Cli {
 #[derive(Debug, Clone, clap::Args)]
 pub struct GlobalArgs {
     /// Use this memory dir, whatever the settings say.
-    #[arg(long, global = true, value_name = "DIR", help_heading = "Global options")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        help_heading = "Global options"
+    )]
     pub memory_dir: Option<PathBuf>,
     /// The project whose memory to use [default: the current directory].
-    #[arg(long, global = true, value_name = "DIR", help_heading = "Global options")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        help_heading = "Global options"
+    )]
     pub project: Option<PathBuf>,
     /// Print nothing but errors and warnings.
     #[arg(short, long, global = true, help_heading = "Global options")]
