@@ -294,37 +294,66 @@ impl Store {
             if !name.ends_with(".md") || name.starts_with('.') {
                 continue;
             }
-            let path = entry.path();
-            let (stat, is_file) = crate::repo::file_stat(&path)?;
-            if !is_file {
-                continue;
+            if let Some(file) = self.work_file(&name, index)? {
+                out.insert(name, file);
             }
-            let id = match index.and_then(|index| index.unchanged_id(name.as_str(), &stat)) {
-                Some(id) => id,
-                None => {
-                    let bytes = std::fs::read(&path).map_err(io_error(&path))?;
-                    self.repo.blob_id(&bytes)?
-                }
-            };
-            out.insert(name, WorkFile { id, stat });
         }
         Ok(out)
+    }
+
+    /// One top-level file as it is now: `None` unless it is a regular file. Its content is
+    /// hashed unless `.git/index` proves it unchanged.
+    fn work_file(
+        &self,
+        name: &str,
+        index: Option<&WorktreeIndex>,
+    ) -> Result<Option<WorkFile>, StoreError> {
+        let path = self.dir.join(name);
+        let (stat, is_file) = match crate::repo::file_stat(&path) {
+            Ok(found) => found,
+            Err(RepoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(None);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if !is_file {
+            return Ok(None);
+        }
+        let id = match index.and_then(|index| index.unchanged_id(name, &stat)) {
+            Some(id) => id,
+            None => {
+                let bytes = std::fs::read(&path).map_err(io_error(&path))?;
+                self.repo.blob_id(&bytes)?
+            }
+        };
+        Ok(Some(WorkFile { id, stat }))
     }
 
     /// HEAD and the work tree, read once at the start of a mutation. With `Scan::IfChanged`
     /// the directory is not listed when `.git/index` proves nothing was added, removed or
     /// renamed in it since (its mtime is older than the index's) and `MEMORY.md` is unchanged:
-    /// then the work tree is what the index records. An in-place edit of a tracked topic file
-    /// alone is not seen that way; `snapshot` (run by the hooks after each agent write) always
-    /// scans in full.
-    fn state(&self, scan: Scan) -> Result<State, StoreError> {
+    /// then the work tree is what the index records, but for `target` (the file the mutation
+    /// is about), which is always looked at. An in-place edit of another tracked topic file is
+    /// not seen that way; `snapshot` (run by the hooks after each agent write) always scans in
+    /// full.
+    fn state(&self, scan: Scan, target: Option<&str>) -> Result<State, StoreError> {
         let index = self.repo.open_index();
         let work = match (&index, scan) {
-            (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => index
-                .work_files()
-                .into_iter()
-                .map(|(name, id, stat)| (name, WorkFile { id, stat }))
-                .collect(),
+            (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => {
+                let mut work: WorkTree = index
+                    .work_files()
+                    .into_iter()
+                    .map(|(name, id, stat)| (name, WorkFile { id, stat }))
+                    .collect();
+                // Never update or delete a file whose latest content is not in history.
+                if let Some(target) = target {
+                    match self.work_file(target, Some(index))? {
+                        Some(file) => work.insert(target.to_string(), file),
+                        None => work.remove(target),
+                    };
+                }
+                work
+            }
             _ => self.scan(index.as_ref())?,
         };
         Ok(State {
@@ -387,7 +416,7 @@ impl Store {
     /// Commit what an agent (or an interrupted save) left in the work tree: one `adopt` commit
     /// per topic file whose index line is there too, then one for remaining index edits.
     pub fn adopt(&mut self, session: Option<&str>) -> Result<Adoption, StoreError> {
-        let mut state = self.state(Scan::Full)?;
+        let mut state = self.state(Scan::Full, None)?;
         self.adopt_in(&mut state, session)
     }
 
@@ -623,7 +652,7 @@ impl Store {
         check_inside(&self.dir, &path)?;
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
-        let mut state = self.state(Scan::IfChanged)?;
+        let mut state = self.state(Scan::IfChanged, Some(&file))?;
         let mut adoption = self.adopt_in(&mut state, request.session)?;
         let mut warnings = Vec::new();
 
@@ -691,20 +720,8 @@ impl Store {
                 warnings,
             });
         }
-        // An uncommitted file under this name (an interrupted save, or an agent's) is committed
-        // as it is before being replaced, so its content stays in history.
-        if let Some((text, topic)) = &existing
-            && !tracked
-        {
-            let message = commit_message(
-                Op::Adopt,
-                type_label(topic.memory_type),
-                request.name,
-                topic.description.as_deref().unwrap_or_default(),
-                request.session,
-            );
-            let commit = self.write_and_commit(&mut state, &[(&file, Some(text), "")], &message)?;
-            adoption.commits.push((commit, first_line(&message)));
+        if let Some(kept) = self.keep_in_history(&mut state, &file, request.session)? {
+            adoption.commits.push(kept);
         }
         let op = if existing.is_some() {
             Op::Update
@@ -736,6 +753,34 @@ impl Store {
         })
     }
 
+    /// Commit `file` as it stands in the work tree when HEAD does not hold that content (an
+    /// interrupted save, or an agent's file still waiting for its index line), so that
+    /// replacing or deleting it next loses nothing. The file itself is not rewritten.
+    fn keep_in_history(
+        &mut self,
+        state: &mut State,
+        file: &str,
+        session: Option<&str>,
+    ) -> Result<Option<(ObjectId, String)>, StoreError> {
+        let Some(work) = state.work.get(file) else {
+            return Ok(None);
+        };
+        if state.tree.get(file.as_bytes()).map(|(_, id)| *id) == Some(work.id) {
+            return Ok(None);
+        }
+        let bytes = self.read(file)?;
+        let (memory_type, description, name) =
+            self.describe(file, &bytes, &mut Adoption::default());
+        let message = commit_message(Op::Adopt, memory_type, &name, &description, session);
+        let mut tree = state.tree.clone();
+        let id = self.repo.write_blob(&bytes)?;
+        tree.insert(file.into(), (EntryKind::Blob, id));
+        let commit = self.commit(&tree, state.parent, &message, &state.work)?;
+        state.tree = tree;
+        state.parent = Some(commit);
+        Ok(Some((commit, first_line(&message))))
+    }
+
     /// Remove a memory: its index line, then its topic file, in one commit.
     pub fn remove(&mut self, name: &str, session: Option<&str>) -> Result<Removed, StoreError> {
         validate_name(name)?;
@@ -744,8 +789,11 @@ impl Store {
         check_inside(&self.dir, &path)?;
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
-        let mut state = self.state(Scan::IfChanged)?;
-        let adoption = self.adopt_in(&mut state, session)?;
+        let mut state = self.state(Scan::IfChanged, Some(&file))?;
+        let mut adoption = self.adopt_in(&mut state, session)?;
+        if let Some(kept) = self.keep_in_history(&mut state, &file, session)? {
+            adoption.commits.push(kept);
+        }
         let mut index = Index::parse(&read_index(&index_path)?);
         let had_line = index.remove(&file);
         let (memory_type, description) = match std::fs::read(&path) {

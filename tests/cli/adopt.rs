@@ -211,3 +211,41 @@ fn an_in_place_edit_is_kept_and_adopted_by_snapshot() {
     assert_eq!(git(&dir, &["show", "HEAD:role.md"]), edited);
     assert_git_clean(&dir);
 }
+
+/// Removing or replacing a memory whose latest content is not in history yet (an in-place edit,
+/// an orphan from an interrupted save) first commits that content: nothing is ever lost.
+#[test]
+fn rm_and_save_keep_uncommitted_content_in_history() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let dir = env.memory_dir();
+    // An in-place edit of the memory about to be removed.
+    let edited =
+        "---\nname: role\ndescription: Backend engineer\ntype: user\n---\nEdited in place.\n";
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(dir.join("role.md"))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, edited.as_bytes()))
+        .expect("edit in place");
+    env.ok(&["rm", "role"]);
+    assert_eq!(
+        subjects(&dir)[..2],
+        ["delete(user): role", "adopt(user): role"]
+    );
+    assert_eq!(git(&dir, &["show", "HEAD~1:role.md"]), edited);
+
+    // An orphan topic file (no index line, never committed) that is then removed.
+    std::fs::write(
+        dir.join("draft.md"),
+        "---\nname: draft\ndescription: d\ntype: project\n---\nDraft only.\n",
+    )
+    .expect("write");
+    env.ok(&["rm", "draft"]);
+    assert_eq!(
+        subjects(&dir)[..2],
+        ["delete(project): draft", "adopt(project): draft"]
+    );
+    assert!(git(&dir, &["show", "HEAD~1:draft.md"]).contains("Draft only."));
+    assert_git_clean(&dir);
+}
