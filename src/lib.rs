@@ -12,5 +12,6 @@ pub mod memory;
 pub mod paths;
 pub mod repo;
 pub mod settings;
+pub mod stack;
 
 pub use error::Error;

@@ -28,6 +28,8 @@ const VARIABLES: &[&str] = &[
     "CLAUDE_CODE_SIMPLE",
     "CLAUDE_CODE_REMOTE",
     "MEMDIR_MANAGED_DIR",
+    "CLAUDE_COWORK_MEMORY_INDEX_CONTENT",
+    "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
 ];
 
 impl Environment {
@@ -57,6 +59,11 @@ impl Environment {
     /// A variable's value; unset and empty are the same, as in Claude Code.
     pub fn var(&self, name: &str) -> Option<&OsString> {
         self.vars.get(name).filter(|v| !v.is_empty())
+    }
+
+    /// A variable's value, where set-but-empty differs from unset.
+    pub fn var_raw(&self, name: &str) -> Option<&OsString> {
+        self.vars.get(name)
     }
 
     /// A variable's value as text (lossy for non-UTF-8 values).
@@ -205,6 +212,19 @@ pub struct MemoryLocation {
     pub rule: LocationRule,
     /// A project settings file whose `autoMemoryDirectory` was ignored (never honoured, §2).
     pub ignored_project_setting: Option<PathBuf>,
+    /// Invalid values passed over, as messages (only when resolving as Claude Code does).
+    pub passed_over: Vec<String>,
+}
+
+/// How strictly the settings are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution {
+    /// memdir's own rule (§2): project settings never choose the memory dir, and an invalid
+    /// value is an error.
+    Strict,
+    /// What Claude Code 2.1.332 does when it loads the index (recorded): project settings count
+    /// (below local, above user settings), and an invalid value is passed over.
+    AsClaudeCode,
 }
 
 /// Resolve the memory dir by the first rule of §2 that applies.
@@ -214,10 +234,22 @@ pub fn resolve_memory_dir(
     flag: Option<&Path>,
     project: &Path,
 ) -> Result<MemoryLocation, PathError> {
-    let ignored_project_setting = settings
-        .project_memory_directory()
-        .map(|(file, _)| file.to_path_buf());
-    let (dir, rule) = if let Some(flag) = flag {
+    resolve_memory_dir_with(env, settings, flag, project, Resolution::Strict)
+}
+
+/// [`resolve_memory_dir`], read as memdir writes it or as Claude Code loads it.
+pub fn resolve_memory_dir_with(
+    env: &Environment,
+    settings: &Settings,
+    flag: Option<&Path>,
+    project: &Path,
+    resolution: Resolution,
+) -> Result<MemoryLocation, PathError> {
+    let strict = resolution == Resolution::Strict;
+    let mut passed_over = Vec::new();
+    let mut ignored_project_setting = None;
+    let mut chosen: Option<(PathBuf, LocationRule)> = None;
+    if let Some(flag) = flag {
         let dir = normalize(&absolute_from(&env.cwd, flag)).ok_or_else(|| {
             invalid(
                 "--memory-dir",
@@ -232,36 +264,70 @@ pub fn resolve_memory_dir(
                 "is the filesystem root",
             ));
         }
-        (dir, LocationRule::Flag)
-    } else if let Some(value) = env.var_str("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE") {
-        (validate_override(&value)?, LocationRule::EnvOverride)
-    } else if let Some((layer, file, value)) = settings.memory_directory() {
-        let origin = format!("autoMemoryDirectory in {}", file.display());
-        let dir = validate_setting_path(&origin, value, &env.home()?)?;
-        (
-            dir,
-            LocationRule::Setting {
-                layer,
-                file: file.to_path_buf(),
-            },
-        )
-    } else {
-        let base = match env.var("CLAUDE_CODE_REMOTE_MEMORY_DIR") {
-            Some(dir) => absolute_from(&env.cwd, Path::new(dir)),
-            None => env.config_dir()?,
-        };
-        let key = project_key(project)?;
-        let dir = base
-            .join("projects")
-            .join(sanitize(&key.to_string_lossy()))
-            .join("memory");
-        (dir, LocationRule::Default { base, key })
+        chosen = Some((dir, LocationRule::Flag));
+    }
+    if chosen.is_none()
+        && let Some(value) = env.var_str("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+    {
+        match validate_override(&value) {
+            Ok(dir) => chosen = Some((dir, LocationRule::EnvOverride)),
+            Err(e) if !strict => passed_over.push(e.to_string()),
+            Err(e) => return Err(e),
+        }
+    }
+    if chosen.is_none() {
+        for (layer, file, value) in settings.memory_directories() {
+            if layer == SettingsLayer::Project && strict {
+                ignored_project_setting = Some(file.to_path_buf());
+                continue;
+            }
+            let origin = format!("autoMemoryDirectory in {}", file.display());
+            match validate_setting_path(&origin, value, &env.home()?) {
+                Ok(dir) => {
+                    let rule = LocationRule::Setting {
+                        layer,
+                        file: file.to_path_buf(),
+                    };
+                    chosen = Some((dir, rule));
+                    break;
+                }
+                // Claude Code takes the first layer that sets it, valid or not.
+                Err(e) if !strict => {
+                    passed_over.push(e.to_string());
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    if strict && ignored_project_setting.is_none() {
+        ignored_project_setting = settings
+            .project_memory_directory()
+            .map(|(file, _)| file.to_path_buf());
+    }
+    let (dir, rule) = match chosen {
+        Some(chosen) => chosen,
+        None => {
+            let base = match env.var("CLAUDE_CODE_REMOTE_MEMORY_DIR") {
+                Some(dir) => absolute_from(&env.cwd, Path::new(dir)),
+                None => env.config_dir()?,
+            };
+            let key = project_key(project)?;
+            let dir = base
+                .join("projects")
+                .join(sanitize(&key.to_string_lossy()))
+                .join("memory");
+            (dir, LocationRule::Default { base, key })
+        }
     };
-    check_symlink(&dir)?;
+    if strict {
+        check_symlink(&dir)?;
+    }
     Ok(MemoryLocation {
         dir,
         rule,
         ignored_project_setting,
+        passed_over,
     })
 }
 
@@ -424,6 +490,23 @@ pub fn project_key(project: &Path) -> Result<PathBuf, PathError> {
         }
     }
     Ok(project)
+}
+
+/// When `dir` is inside a linked worktree: the worktree's root and the main repository's root.
+pub fn linked_worktree(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let dir = dir.canonicalize().ok()?;
+    for candidate in dir.ancestors() {
+        let dot_git = candidate.join(".git");
+        match std::fs::metadata(&dot_git) {
+            Ok(meta) if meta.is_dir() => return None,
+            Ok(meta) if meta.is_file() => {
+                let main = main_worktree_root(candidate, &dot_git)?;
+                return Some((candidate.to_path_buf(), main));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// For a `.git` file (`gitdir: …`) of a linked worktree, the main repository's root: the parent

@@ -54,6 +54,7 @@ struct LayerValues {
     file: PathBuf,
     memory_directory: Option<String>,
     memory_enabled: Option<bool>,
+    claude_md_excludes: Vec<String>,
 }
 
 /// Every settings layer that exists, highest precedence first.
@@ -90,12 +91,11 @@ impl Settings {
         Ok(Settings { layers })
     }
 
-    /// `autoMemoryDirectory` from the first layer that sets it, project settings excluded.
-    pub fn memory_directory(&self) -> Option<(SettingsLayer, &Path, &str)> {
+    /// Every layer's `autoMemoryDirectory`, highest precedence first (project included).
+    pub fn memory_directories(&self) -> impl Iterator<Item = (SettingsLayer, &Path, &str)> {
         self.layers
             .iter()
-            .filter(|l| l.layer != SettingsLayer::Project)
-            .find_map(|l| Some((l.layer, l.file.as_path(), l.memory_directory.as_deref()?)))
+            .filter_map(|l| Some((l.layer, l.file.as_path(), l.memory_directory.as_deref()?)))
     }
 
     /// A project settings file that sets `autoMemoryDirectory`, which is never honoured.
@@ -104,6 +104,14 @@ impl Settings {
             .iter()
             .filter(|l| l.layer == SettingsLayer::Project)
             .find_map(|l| Some((l.file.as_path(), l.memory_directory.as_deref()?)))
+    }
+
+    /// `claudeMdExcludes` from every layer: globs of instruction files not to load.
+    pub fn claude_md_excludes(&self) -> Vec<String> {
+        self.layers
+            .iter()
+            .flat_map(|l| l.claude_md_excludes.iter().cloned())
+            .collect()
     }
 
     /// `autoMemoryEnabled` from the first layer that sets it.
@@ -147,11 +155,19 @@ fn read_layer(layer: SettingsLayer, file: PathBuf) -> Result<Option<LayerValues>
             });
         }
     };
+    let claude_md_excludes = match json.get("claudeMdExcludes") {
+        Some(serde_json::Value::Array(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(Some(LayerValues {
         layer,
         file,
         memory_directory,
         memory_enabled,
+        claude_md_excludes,
     }))
 }
 
@@ -163,7 +179,8 @@ pub enum AutoMemory {
     Off(String),
 }
 
-fn truthy(value: &str) -> bool {
+/// `1`, `true`, `yes` or `on`, in any case (Claude Code's reading of a switch variable).
+pub fn truthy(value: &str) -> bool {
     matches!(
         value.trim().to_ascii_lowercase().as_str(),
         "1" | "true" | "yes" | "on"

@@ -11,6 +11,7 @@ use crate::memory::store::{Adoption, Store};
 use crate::paths::{Environment, MemoryLocation, absolute_from, resolve_memory_dir};
 use crate::settings::{AutoMemory, Settings, auto_memory};
 
+pub mod context;
 pub mod index;
 pub mod init;
 pub mod list;
@@ -61,6 +62,7 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Init(init::InitArgs),
+    Context(context::ContextArgs),
     Path(path::PathArgs),
     Save(save::SaveArgs),
     List(list::ListArgs),
@@ -239,6 +241,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
     };
     match &cli.command {
         Command::Init(args) => init::run(&ctx, args, output),
+        Command::Context(args) => context::run(&ctx, args, output),
         Command::Path(args) => path::run(&ctx, args, output),
         Command::Save(args) => save::run(&ctx, args, output),
         Command::List(args) => list::run(&ctx, args, output),

@@ -178,7 +178,7 @@ fn is_js_space(u: u16) -> bool {
 }
 
 /// `String.prototype.trim` on UTF-8 text (every JS whitespace character is a single BMP unit).
-fn js_trim_str(s: &str) -> &str {
+pub fn js_trim_str(s: &str) -> &str {
     s.trim_matches(|c: char| u16::try_from(u32::from(c)).is_ok_and(is_js_space))
 }
 

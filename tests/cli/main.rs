@@ -6,6 +6,7 @@ mod common;
 mod adopt;
 mod bad_input;
 mod concurrency;
+mod context;
 #[cfg(feature = "fault-injection")]
 mod crash;
 mod paths;

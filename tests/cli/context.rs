@@ -1,0 +1,316 @@
+//! `memdir context` against what the real Claude Code 2.1.332 loaded for each recorded case in
+//! `fixtures/cc-oracle/cases/` (recorded with `shared/cc-oracle/record.sh`): byte for byte.
+
+use std::path::{Path, PathBuf};
+
+/// Block comments and imports need the marked-compatible markdown pass, not merged yet.
+const PENDING_MARKDOWN: &str = "block comments and @imports need the markdown port";
+
+/// Cases where memdir knowingly prints something else, each with the reason.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "memory-missing-index",
+        "Claude Code writes a MEMORY.md built from the topic files when there is none (its \
+         'memory index backfill'); memdir context only reads",
+    ),
+    ("memory-missing-index-backfill", "as memory-missing-index"),
+    ("comments-after-paragraph", PENDING_MARKDOWN),
+    ("comments-block", PENDING_MARKDOWN),
+    ("comments-in-code-fence", PENDING_MARKDOWN),
+    ("comments-in-memory-and-rules", PENDING_MARKDOWN),
+    ("comments-indented", PENDING_MARKDOWN),
+    ("comments-only-file", PENDING_MARKDOWN),
+    ("cr-only-line-endings", PENDING_MARKDOWN),
+    ("crlf-line-endings", PENDING_MARKDOWN),
+    ("import-code-span", PENDING_MARKDOWN),
+    ("import-escaped-space", PENDING_MARKDOWN),
+    ("import-fenced-code", PENDING_MARKDOWN),
+    ("import-html-block", PENDING_MARKDOWN),
+    ("import-html-comment", PENDING_MARKDOWN),
+    ("import-markdown-contexts", PENDING_MARKDOWN),
+    ("utf8-bom", PENDING_MARKDOWN),
+    (
+        "memory-sanitized-chars",
+        "Claude Code neutralises tag openers such as <system-reminder> in the index with its own \
+         list of tags, not yet ported",
+    ),
+];
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cc-oracle/cases")
+}
+
+/// Build a case exactly where the recorder built it (`/tmp/memdir-oracle/<case>`, so that every
+/// path in the recording matches) and run `memdir context` there.
+fn run_case(case: &str) -> Vec<u8> {
+    let dir = cases_dir().join(case);
+    let root = PathBuf::from("/tmp/memdir-oracle").join(case);
+    let _ = std::fs::remove_dir_all(&root);
+    let home = root.join("home");
+    let proj = root.join("proj");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&proj).expect("proj");
+    crate::common::git(&proj, &["init", "-q"]);
+    let status = std::process::Command::new("bash")
+        .arg(dir.join("setup.sh"))
+        .current_dir(&proj)
+        .env("ROOT", &root)
+        .env("HOME", &home)
+        .env("PROJ", &proj)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("setup runs");
+    assert!(status.success(), "setup of {case}");
+    let cwd = match std::fs::read_to_string(dir.join("cwd")) {
+        Ok(rel) => proj.join(rel.trim()),
+        Err(_) => proj.clone(),
+    };
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memdir"));
+    cmd.env_clear()
+        .current_dir(&cwd)
+        .env("HOME", &home)
+        .env("MEMDIR_MANAGED_DIR", root.join("no-managed-dir"))
+        .arg("context");
+    if let Ok(vars) = std::fs::read_to_string(dir.join("env")) {
+        for line in vars.lines().filter(|l| !l.trim().is_empty()) {
+            if let Some((k, v)) = line.split_once('=') {
+                cmd.env(k, v);
+            }
+        }
+    }
+    let output = cmd.output().expect("memdir runs");
+    assert!(
+        output.status.success(),
+        "memdir context failed for {case}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+    output.stdout
+}
+
+/// The first line where two texts differ, for a readable failure.
+fn first_difference(want: &str, got: &str) -> String {
+    for (n, (w, g)) in want.lines().zip(got.lines()).enumerate() {
+        if w != g {
+            return format!("line {}:\n  want {w:?}\n  got  {g:?}", n + 1);
+        }
+    }
+    format!(
+        "lengths differ: want {} lines, got {}",
+        want.lines().count(),
+        got.lines().count()
+    )
+}
+
+#[test]
+fn context_matches_every_recorded_case() {
+    let mut names: Vec<String> = std::fs::read_dir(cases_dir())
+        .expect("cases")
+        .flatten()
+        .filter(|e| e.path().join("expected.txt").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for case in &names {
+        let want = std::fs::read(cases_dir().join(case).join("expected.txt")).expect("expected");
+        let got = run_case(case);
+        let known = KNOWN_DIFFERENCES.iter().any(|(name, _)| name == case);
+        match (got == want, known) {
+            (true, false) => compared += 1,
+            (false, true) => {}
+            (true, true) => failures.push(format!(
+                "{case}: now matches; take it off KNOWN_DIFFERENCES"
+            )),
+            (false, false) => failures.push(format!(
+                "{case}: {}",
+                first_difference(
+                    &String::from_utf8_lossy(&want),
+                    &String::from_utf8_lossy(&got)
+                )
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n")
+    );
+    assert!(compared >= 100, "only {compared} cases compared");
+}
+
+/// `memdir context` in a test environment, with the project as cwd.
+fn context(env: &crate::common::TestEnv, args: &[&str]) -> crate::common::Run {
+    let mut all = vec!["context"];
+    all.extend_from_slice(args);
+    env.ok(&all)
+}
+
+#[test]
+fn hostile_files_give_output_or_a_warning_never_a_hang() {
+    let env = crate::common::TestEnv::new();
+    let p = &env.project;
+    let write = |rel: &str, bytes: &[u8]| {
+        let path = p.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, bytes).expect("write");
+    };
+    // A directory named CLAUDE.md, a FIFO as CLAUDE.local.md (reading it would block).
+    std::fs::create_dir_all(p.join("CLAUDE.md")).expect("dir");
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(p.join("CLAUDE.local.md"))
+        .status()
+        .expect("mkfifo");
+    assert!(fifo.success());
+    // A symlink loop in rules/, a 10 MB import, invalid UTF-8, a 100-deep import chain.
+    write(".claude/rules/ok.md", b"Rule ok.\n");
+    std::os::unix::fs::symlink(".", p.join(".claude/rules/loop")).expect("loop");
+    std::os::unix::fs::symlink("b-link", p.join(".claude/rules/a-link")).expect("a");
+    std::os::unix::fs::symlink("a-link", p.join(".claude/rules/b-link")).expect("b");
+    let mut main = b"Main.\n@big.md\n@bad-utf8.md\n@/dev/zero\n@chain/0.md\n".to_vec();
+    main.extend_from_slice(b"\n");
+    write(".claude/CLAUDE.md", &main);
+    // Imports are relative to the importing file, here in .claude/.
+    write(".claude/big.md", &vec![b'x'; 10 * 1024 * 1024]);
+    write(".claude/bad-utf8.md", b"Valid then \xff\xfe invalid.\n");
+    for i in 0..100 {
+        write(
+            &format!(".claude/chain/{i}.md"),
+            format!("Chain {i}.\n@{}.md\n", i + 1).as_bytes(),
+        );
+    }
+    let run = context(&env, &[]);
+    let text = &run.stdout;
+    assert!(text.contains("Rule ok."), "{text}");
+    assert_eq!(
+        text.matches("Rule ok.").count(),
+        1,
+        "the loop is walked once: {text}"
+    );
+    assert!(
+        text.contains("Valid then \u{fffd}\u{fffd} invalid."),
+        "{text}"
+    );
+    assert!(!text.contains("xxxxxxxx"), "a 10 MB file is not loaded");
+    // Depth 0 is .claude/CLAUDE.md, so the chain loads files at depths 1 to 4: chain 0..=3.
+    assert!(
+        text.contains("Chain 3.") && !text.contains("Chain 4."),
+        "{text}"
+    );
+    let explain = context(&env, &["--explain"]).stdout;
+    assert!(
+        explain.contains("big.md from") && explain.contains("over the 4 MiB read limit"),
+        "{explain}"
+    );
+    assert!(
+        explain.contains("CLAUDE.local.md skipped: not a regular file"),
+        "{explain}"
+    );
+    assert!(explain.contains("import depth 5 reached"), "{explain}");
+    assert!(explain.contains("outside the project"), "{explain}");
+}
+
+#[test]
+fn ten_thousand_rules_load_in_order_once() {
+    let env = crate::common::TestEnv::new();
+    let rules = env.project.join(".claude/rules");
+    std::fs::create_dir_all(&rules).expect("rules");
+    for i in 0..10_000 {
+        std::fs::write(rules.join(format!("r{i}.md")), format!("Rule {i}.\n")).expect("write");
+    }
+    let text = context(&env, &[]).stdout;
+    assert_eq!(text.matches("Contents of ").count(), 10_000);
+    let json = context(&env, &["--json"]).json();
+    assert_eq!(json["files"].as_array().map(Vec::len), Some(10_000));
+    assert_eq!(json["text"], text);
+}
+
+#[test]
+fn explain_json_and_hook() {
+    let env = crate::common::TestEnv::new();
+    std::fs::write(
+        env.project.join("CLAUDE.md"),
+        "Project.\n@docs/a.md\n@../escape.md\n",
+    )
+    .expect("w");
+    std::fs::create_dir_all(env.project.join("docs")).expect("docs");
+    std::fs::write(env.project.join("docs/a.md"), "Imported.\n").expect("w");
+    std::fs::create_dir_all(env.project.join(".claude/rules")).expect("rules");
+    std::fs::write(
+        env.project.join(".claude/rules/rs.md"),
+        "---\npaths: \"src/**/*.rs\"\n---\nRust rule.\n",
+    )
+    .expect("w");
+    env.save("user", "role", "Backend engineer", "Backend.");
+
+    let plain = context(&env, &[]).stdout;
+    assert!(plain.starts_with(
+        "Codebase and user instructions are shown below. Be sure to adhere to these instructions."
+    ));
+    assert!(
+        plain.contains("Imported.") && !plain.contains("Rust rule."),
+        "{plain}"
+    );
+    assert!(
+        plain.ends_with("- [Role](role.md) — Backend engineer"),
+        "{plain}"
+    );
+
+    let touched = context(&env, &["--touch", "src/deep/main.rs"]).stdout;
+    assert!(touched.contains("Rust rule."), "{touched}");
+    assert!(
+        !context(&env, &["--touch", "lib/main.rs"])
+            .stdout
+            .contains("Rust rule.")
+    );
+
+    let explain = context(&env, &["--explain"]).stdout;
+    let lines: Vec<&str> = explain.lines().collect();
+    assert!(
+        lines[1].contains("project") && lines[1].ends_with("/CLAUDE.md"),
+        "{explain}"
+    );
+    assert!(
+        lines[2].contains("@ ") && lines[2].ends_with("docs/a.md"),
+        "{explain}"
+    );
+    assert!(
+        lines[3].contains("memory") && lines[3].ends_with("MEMORY.md"),
+        "{explain}"
+    );
+    assert!(
+        explain.contains("escape.md from") && explain.contains("outside the project"),
+        "{explain}"
+    );
+
+    let json = context(&env, &["--json"]).json();
+    assert_eq!(json["text"], plain);
+    assert_eq!(
+        json["files"][1]["imported_from"],
+        env.project.join("CLAUDE.md").display().to_string()
+    );
+    assert_eq!(json["files"][2]["scope"], "memory");
+
+    let payload = serde_json::json!({"cwd": env.project, "session_id": "s1", "source": "startup"});
+    let hook = env.run_with_stdin(&["context", "--hook"], &payload.to_string());
+    assert_eq!(hook.code, 0, "{}", hook.stderr);
+    assert_eq!(
+        hook.json(),
+        serde_json::json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": plain}})
+    );
+
+    // Auto memory off: no index, and --explain says why.
+    let mut off = env;
+    off.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    assert!(!context(&off, &[]).stdout.contains("MEMORY.md"));
+    assert!(
+        context(&off, &["--explain"])
+            .stdout
+            .contains("auto memory is off (CLAUDE_CODE_DISABLE_AUTO_MEMORY=1)")
+    );
+}
