@@ -177,6 +177,10 @@ fn describe_warning(w: &Warning) -> String {
             if dropped.len() == 1 { "y" } else { "ies" },
             dropped.join(", ")
         ),
+        Warning::IndexBackfilled { path } => format!(
+            "{} does not exist: Claude Code writes it from the topic files at session start (shown here as it will be; memdir writes nothing)",
+            path.display()
+        ),
         Warning::AutoMemoryOff { switch } => {
             format!("auto memory is off ({switch}): the memory index is not loaded")
         }

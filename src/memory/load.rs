@@ -213,6 +213,13 @@ fn cut_units(s: &[u16], n: usize) -> &[u16] {
 
 /// Quote of the first dropped line: at most `max - 1` units, cut at the last whitespace if that
 /// keeps more than half of `max`, then `…`.
+/// Claude Code's quote shortening on text: at most `max` UTF-16 units, cut at a word when that
+/// keeps more than half, with `…`.
+pub fn shorten_str(s: &str, max: usize) -> String {
+    let units: Vec<u16> = s.encode_utf16().collect();
+    String::from_utf16_lossy(&shorten(&units, max))
+}
+
 fn shorten(s: &[u16], max: usize) -> Vec<u16> {
     if s.len() <= max {
         return s.to_vec();

@@ -405,8 +405,18 @@ impl Loader<'_> {
         if !self.processed.insert(key) {
             return;
         }
-        let Ok(raw) = read_instruction_file(path) else {
-            return;
+        let raw = match read_instruction_file(path) {
+            Ok(raw) => raw,
+            Err(SkipReason::Missing) => match path.parent().and_then(backfill_index) {
+                Some(backfill) => {
+                    self.stack.warnings.push(Warning::IndexBackfilled {
+                        path: path.to_path_buf(),
+                    });
+                    backfill
+                }
+                None => return,
+            },
+            Err(_) => return,
         };
         // The index goes through the same frontmatter and comment passes as any instruction
         // file before it is truncated.
@@ -440,6 +450,71 @@ impl Loader<'_> {
             globs: None,
         });
     }
+}
+
+/// The `MEMORY.md` Claude Code writes at session start when the memory dir has topic files but
+/// no index (its "backfill"): one line per `*.md` file, newest first, `- [name](path) — hook`
+/// with the frontmatter description as hook (white space collapsed, the line kept under 150
+/// characters), none for a file without one. Dot folders, `team/`, `logs/`, `sessions/`,
+/// `proposals/` and names holding `[]()` are left out. `None` when nothing is listable.
+fn backfill_index(dir: &Path) -> Option<String> {
+    const EXCLUDED_TOP: &[&str] = &["team", "logs", "sessions", "proposals"];
+    let mut found = Vec::new();
+    let mut pending = vec![PathBuf::new()];
+    while let Some(rel) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(dir.join(&rel)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let child = rel.join(&name);
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                let top = name.trim_end_matches(['.', ' ']).to_lowercase();
+                if !(rel.as_os_str().is_empty() && EXCLUDED_TOP.contains(&top.as_str())) {
+                    pending.push(child);
+                }
+            } else if kind.is_file()
+                && name.ends_with(".md")
+                && child != Path::new(crate::memory::store::INDEX_FILE)
+            {
+                let mtime = entry.metadata().and_then(|m| m.modified()).ok();
+                found.push((mtime, child));
+            }
+        }
+    }
+    found.sort_by_key(|(mtime, _)| std::cmp::Reverse(*mtime));
+    let mut index = String::new();
+    for (_, rel) in found {
+        let link = rel.to_string_lossy().replace('\\', "/");
+        if link.contains(['[', ']', '(', ')']) {
+            continue;
+        }
+        let title = rel
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let head = format!("- [{title}]({link})");
+        let hook = std::fs::read_to_string(dir.join(&rel))
+            .ok()
+            .and_then(|text| crate::stack::rules::frontmatter_description(&text))
+            .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|d| !d.is_empty());
+        index.push_str(&head);
+        if let Some(hook) = hook {
+            let prefix = format!("{head} \u{2014} ");
+            let room = 150usize.saturating_sub(prefix.encode_utf16().count());
+            index.push_str(" \u{2014} ");
+            index.push_str(&crate::memory::load::shorten_str(&hook, room));
+        }
+        index.push('\n');
+    }
+    (!index.is_empty()).then_some(index)
 }
 
 /// Every folder from the filesystem root (excluded) down to `cwd`, root first.

@@ -72,6 +72,8 @@ pub enum Warning {
     LargeFile { path: PathBuf, chars: usize },
     /// The memory index was cut; these entries fell off.
     IndexTruncated { path: PathBuf, dropped: Vec<String> },
+    /// There is no index but there are topic files: Claude Code writes one at session start.
+    IndexBackfilled { path: PathBuf },
     /// Auto memory is off, so the index is not loaded.
     AutoMemoryOff { switch: String },
     /// The memory dir Claude Code loads comes from project settings (memdir never writes there).

@@ -65,6 +65,25 @@ struct PathsOnly {
     paths: Option<serde_json::Value>,
 }
 
+#[derive(Deserialize)]
+struct DescriptionOnly {
+    description: Option<serde_json::Value>,
+}
+
+/// The `description:` of a file's frontmatter, when it is a string.
+pub fn frontmatter_description(text: &str) -> Option<String> {
+    let unmarked = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !unmarked.starts_with("---") || !unmarked[3..].contains("---") {
+        return None;
+    }
+    let (yaml, _) = match_block(unmarked)?;
+    let parsed: DescriptionOnly = serde_saphyr::from_str(yaml).ok()?;
+    match parsed.description? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
 /// The conditional globs of a frontmatter block: `paths:` as a list or a comma-separated
 /// string, braces expanded, a trailing `/**` dropped; `None` when absent or only `**`.
 fn parse_paths(yaml: &str) -> Option<Vec<String>> {
