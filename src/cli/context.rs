@@ -1,11 +1,10 @@
 //! `memdir context`: the instruction stack exactly as Claude Code 2.1.x sends it to the model at
 //! session start (DESIGN §5), and, with `--explain`, where every part came from.
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use crate::Error;
-use crate::cli::{Ctx, Output};
+use crate::cli::{Ctx, HookPayload, Output};
 use crate::memory::store::INDEX_FILE;
 use crate::paths::{LocationRule, Resolution, resolve_memory_dir_with};
 use crate::settings::{AutoMemory, Settings, SettingsLayer, auto_memory};
@@ -31,33 +30,14 @@ pub struct ContextArgs {
     pub touch: Vec<PathBuf>,
 }
 
-#[derive(Debug, Default, serde::Deserialize)]
-struct SessionStartPayload {
-    cwd: Option<PathBuf>,
-}
-
 pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let mut global = ctx.global.clone();
-    if args.hook {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|source| Error::Io {
-                context: "reading the hook payload from stdin".into(),
-                source,
-            })?;
-        let payload: SessionStartPayload = serde_json::from_str(&text).map_err(|e| {
-            Error::Usage(format!("the hook payload on stdin is not valid JSON: {e}"))
-        })?;
-        if global.project.is_none() {
-            global.project = payload.cwd;
-        }
-    }
-    let ctx = Ctx {
-        env: ctx.env.clone(),
-        global,
+    let hook_ctx = if args.hook {
+        Some(ctx.for_hook(&HookPayload::from_stdin()?))
+    } else {
+        None
     };
-    let stack = load(&ctx, args)?;
+    let ctx = hook_ctx.as_ref().unwrap_or(ctx);
+    let stack = load(ctx, args)?;
     let text = stack.render();
     if args.hook {
         return output.json(&serde_json::json!({

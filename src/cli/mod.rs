@@ -221,6 +221,42 @@ impl Resolved {
     }
 }
 
+/// The fields of a Claude Code hook payload (on stdin) that memdir uses; every event has them.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct HookPayload {
+    pub session_id: Option<String>,
+    pub cwd: Option<PathBuf>,
+}
+
+impl HookPayload {
+    /// Read the payload Claude Code writes on a hook's stdin.
+    pub fn from_stdin() -> Result<HookPayload, Error> {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|source| {
+            Error::Io {
+                context: "reading the hook payload from stdin".into(),
+                source,
+            }
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Usage(format!("the hook payload on stdin is not valid JSON: {e}")))
+    }
+}
+
+impl Ctx {
+    /// This context, with the payload's cwd as the project unless `--project` was given.
+    pub fn for_hook(&self, payload: &HookPayload) -> Ctx {
+        let mut global = self.global.clone();
+        if global.project.is_none() {
+            global.project = payload.cwd.clone();
+        }
+        Ctx {
+            env: self.env.clone(),
+            global,
+        }
+    }
+}
+
 /// A session id goes into a commit trailer: one line of printable text.
 pub fn validate_session(session: Option<&str>) -> Result<Option<&str>, Error> {
     match session {

@@ -1,9 +1,7 @@
 //! `memdir snapshot`: adopt what an agent wrote into the memory dir itself as commits (DESIGN §4).
 
-use std::io::Read;
-
 use crate::Error;
-use crate::cli::{Ctx, Output, validate_session};
+use crate::cli::{Ctx, HookPayload, Output, validate_session};
 
 /// Adopt what an agent wrote into the memory dir as commits.
 ///
@@ -22,39 +20,15 @@ pub struct SnapshotArgs {
     pub json: bool,
 }
 
-/// The fields of a hook payload that snapshot uses.
-#[derive(Debug, Default, serde::Deserialize)]
-struct HookPayload {
-    session_id: Option<String>,
-    cwd: Option<std::path::PathBuf>,
-}
-
 pub fn run(ctx: &Ctx, args: &SnapshotArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let mut session = args.session.clone();
-    let mut hook_ctx = None;
-    if args.hook {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|source| Error::Io {
-                context: "reading the hook payload from stdin".into(),
-                source,
-            })?;
-        let payload: HookPayload = serde_json::from_str(&text).map_err(|e| {
-            Error::Usage(format!("the hook payload on stdin is not valid JSON: {e}"))
-        })?;
-        session = session.or(payload.session_id);
-        if ctx.global.project.is_none()
-            && let Some(cwd) = payload.cwd
-        {
-            let mut global = ctx.global.clone();
-            global.project = Some(cwd);
-            hook_ctx = Some(Ctx {
-                env: ctx.env.clone(),
-                global,
-            });
-        }
-    }
+    let hook_ctx = if args.hook {
+        let payload = HookPayload::from_stdin()?;
+        session = session.or(payload.session_id.clone());
+        Some(ctx.for_hook(&payload))
+    } else {
+        None
+    };
     let ctx = hook_ctx.as_ref().unwrap_or(ctx);
     let session = validate_session(session.as_deref())?;
     let resolved = ctx.resolve(output)?;
