@@ -304,8 +304,18 @@ impl Loader<'_> {
             globs: front.paths,
         }];
         let dir = path.parent().unwrap_or(Path::new("/"));
+        let mut targets: Vec<PathBuf> = Vec::new();
         for candidate in imports {
+            // Network paths (`//host/share`) are never read.
+            if candidate.starts_with("//") || candidate.starts_with("\\\\") {
+                continue;
+            }
             let target = self.resolve_import(&candidate, dir);
+            if !targets.contains(&target) {
+                targets.push(target);
+            }
+        }
+        for target in targets {
             if !include_external && !target.starts_with(&self.inputs.cwd) {
                 self.skip(Some(path), &target, SkipReason::OutsideProject);
                 continue;

@@ -3,32 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-/// Block comments and imports need the marked-compatible markdown pass, not merged yet.
-const PENDING_MARKDOWN: &str = "block comments and @imports need the markdown port";
-
 /// Cases where memdir knowingly prints something else, each with the reason.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    ("comments-after-paragraph", PENDING_MARKDOWN),
-    ("comments-block", PENDING_MARKDOWN),
-    ("comments-in-code-fence", PENDING_MARKDOWN),
-    ("comments-in-memory-and-rules", PENDING_MARKDOWN),
-    ("comments-indented", PENDING_MARKDOWN),
-    ("comments-only-file", PENDING_MARKDOWN),
-    ("cr-only-line-endings", PENDING_MARKDOWN),
-    ("crlf-line-endings", PENDING_MARKDOWN),
-    ("import-code-span", PENDING_MARKDOWN),
-    ("import-escaped-space", PENDING_MARKDOWN),
-    ("import-fenced-code", PENDING_MARKDOWN),
-    ("import-html-block", PENDING_MARKDOWN),
-    ("import-html-comment", PENDING_MARKDOWN),
-    ("import-markdown-contexts", PENDING_MARKDOWN),
-    ("utf8-bom", PENDING_MARKDOWN),
-    (
-        "memory-sanitized-chars",
-        "Claude Code neutralises tag openers such as <system-reminder> in the index with its own \
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "memory-sanitized-chars",
+    "Claude Code neutralises tag openers such as <system-reminder> in the index with its own \
          list of tags, not yet ported",
-    ),
-];
+)];
 
 /// Cases whose order is the filesystem's own listing order (Claude Code does not sort a rules
 /// folder): recorded on ext4 with this machine's hash seed, so elsewhere only the set of blocks
