@@ -218,8 +218,13 @@ fn hostile_files_give_output_or_a_warning_never_a_hang() {
             format!("Chain {i}.\n@{}.md\n", i + 1).as_bytes(),
         );
     }
+    // The user's own files may import anything, so /dev/zero is reached, and must not be read.
+    let user = env.home.join(".claude/CLAUDE.md");
+    std::fs::create_dir_all(user.parent().expect("parent")).expect("dir");
+    std::fs::write(&user, "User.\n@/dev/zero\n@/dev/stdin\n").expect("user");
     let run = context(&env, &[]);
     let text = &run.stdout;
+    assert!(text.contains("User."), "{text}");
     assert!(text.contains("Rule ok."), "{text}");
     assert_eq!(
         text.matches("Rule ok.").count(),
@@ -243,6 +248,10 @@ fn hostile_files_give_output_or_a_warning_never_a_hang() {
     );
     assert!(
         explain.contains("CLAUDE.local.md skipped: not a regular file"),
+        "{explain}"
+    );
+    assert!(
+        explain.contains("import of /dev/zero from") && explain.contains("not a regular file"),
         "{explain}"
     );
     assert!(explain.contains("import depth 5 reached"), "{explain}");
