@@ -4,15 +4,7 @@
 # through the markdown lexer) plus a 200-line memory index; then the same stack with every file
 # 4x and 16x larger, to show how time grows with the bytes loaded.
 # Needs hyperfine (apt-get install hyperfine). Results go to benches/results/.
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-memdir=$root/target/release/memdir
-out=$here/results
-mkdir -p "$out"
-work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/memdir-context-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 
 paragraph() { # paragraph N: a block comment (so every file is lexed) and N lines of text
   printf '<!-- maintainers: keep this file short -->\n\n'

@@ -8,15 +8,7 @@
 # small files; ext4's inode allocator slows down after many recent deletions (its
 # `recently_deleted` scan), so for figures that compare the tools rather than the state of the
 # disk, use a fresh filesystem, e.g. a new ext4 image mounted on a loop device.
-set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-memdir=$root/target/release/memdir
-out=$here/results
-mkdir -p "$out"
-work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/memdir-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$work
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost
 # git with fsync on, as memdir always does: objects, refs and the index.
