@@ -44,6 +44,7 @@ impl Error {
             Error::Settings(SettingsError::Read { .. }) => EXIT_FAILURE,
             Error::Settings(_) => EXIT_USAGE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Repo(RepoError::UnknownRevision(_)) => EXIT_USAGE,
             Error::Store(_) | Error::Repo(_) | Error::Io { .. } => EXIT_FAILURE,
         }
     }

@@ -29,6 +29,8 @@ pub enum RepoError {
         dir: PathBuf,
         source: std::io::Error,
     },
+    #[error("no commit named {0:?} in the memory dir's history")]
+    UnknownRevision(String),
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -402,19 +404,50 @@ impl MemoryRepo {
             .map(|file| WorktreeIndex { file, mtime })
     }
 
+    /// The commit a revision names (`HEAD~2`, an id or a prefix of one, a branch), or an error
+    /// saying which revision did not resolve.
+    pub fn resolve_commit(&self, spec: &str) -> Result<ObjectId, RepoError> {
+        let id = self
+            .repo
+            .rev_parse_single(spec)
+            .map_err(|_| RepoError::UnknownRevision(spec.to_string()))?;
+        let object = id.object().map_err(|e| self.err(e))?;
+        let commit = object
+            .peel_to_commit()
+            .map_err(|_| RepoError::UnknownRevision(spec.to_string()))?;
+        Ok(commit.id)
+    }
+
+    /// A commit's first parent.
+    pub fn parent_of(&self, commit: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        Ok(decoded.parents().next())
+    }
+
     /// Commits from HEAD along first parents, newest first.
     pub fn history(&self) -> Result<Vec<HistoryEntry>, RepoError> {
         let mut out = Vec::new();
         let mut next = self.head_commit()?;
         while let Some(id) = next {
-            let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
-            let decoded = commit.decode().map_err(|e| self.err(e))?;
-            let time = decoded.time().map_err(|e| self.err(e))?;
-            let message = decoded.message.to_str_lossy().into_owned();
-            out.push(parse_message(id, &message, (time.seconds, time.offset)));
-            next = decoded.parents().next();
+            out.push(self.history_entry(id)?);
+            next = self.parent_of(id)?;
         }
         Ok(out)
+    }
+
+    /// One commit's subject, body, `Memdir-*` trailers and time.
+    pub fn history_entry(&self, id: ObjectId) -> Result<HistoryEntry, RepoError> {
+        let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        let time = decoded.time().map_err(|e| self.err(e))?;
+        let message = decoded.message.to_str_lossy().into_owned();
+        Ok(parse_message(id, &message, (time.seconds, time.offset)))
+    }
+
+    /// A commit's subject line.
+    pub fn subject(&self, id: ObjectId) -> Result<String, RepoError> {
+        Ok(self.history_entry(id)?.subject)
     }
 }
 

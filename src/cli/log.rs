@@ -9,9 +9,34 @@ use crate::repo::{HistoryEntry, MemoryRepo};
 pub struct LogArgs {
     /// Only commits about this memory.
     pub name: Option<String>,
+    /// Only commits made on or after this date (`2026-03-05`) or time (RFC 3339).
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+    /// Only commits of this operation (save, update, delete, adopt, rollback, restore, …).
+    #[arg(long)]
+    pub op: Option<String>,
+    /// Only commits made for this Claude Code session.
+    #[arg(long)]
+    pub session: Option<String>,
     /// Print JSON: an array of {commit, op, type, name, session, time}.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--since` as seconds since the epoch: a date is its midnight UTC.
+fn parse_since(text: &str) -> Result<i64, Error> {
+    if let Ok(time) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Ok(time.timestamp());
+    }
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc().timestamp())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "--since {text:?} is neither a date (2026-03-05) nor an RFC 3339 time"
+            ))
+        })
 }
 
 /// `op(type): name` split apart; `None` for a subject memdir did not write.
@@ -37,6 +62,7 @@ fn format_time((seconds, offset): (i64, i32)) -> String {
 }
 
 pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let since = args.since.as_deref().map(parse_since).transpose()?;
     let resolved = ctx.resolve(output)?;
     let history = if resolved.dir().join(".git").is_dir() {
         MemoryRepo::open(resolved.dir())?.history()?
@@ -46,9 +72,19 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
     let rows: Vec<_> = history
         .iter()
         .map(|e| (e, parse_subject(&e.subject)))
-        .filter(|(_, parsed)| match &args.name {
-            Some(name) => parsed.is_some_and(|(_, _, n)| n == name),
-            None => true,
+        .filter(|(e, parsed)| {
+            args.name
+                .as_ref()
+                .is_none_or(|name| parsed.is_some_and(|(_, _, n)| n == name))
+                && since.is_none_or(|since| e.time.0 >= since)
+                && args
+                    .op
+                    .as_ref()
+                    .is_none_or(|op| trailer(e, "Op").or(parsed.map(|p| p.0)) == Some(op.as_str()))
+                && args
+                    .session
+                    .as_ref()
+                    .is_none_or(|s| trailer(e, "Session") == Some(s.as_str()))
         })
         .collect();
     if args.json {

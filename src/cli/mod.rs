@@ -17,7 +17,9 @@ pub mod init;
 pub mod list;
 pub mod log;
 pub mod path;
+pub mod restore;
 pub mod rm;
+pub mod rollback;
 pub mod save;
 pub mod show;
 pub mod snapshot;
@@ -71,6 +73,9 @@ pub enum Command {
     Index(index::IndexArgs),
     Snapshot(snapshot::SnapshotArgs),
     Log(log::LogArgs),
+    Rollback(rollback::RollbackArgs),
+    Undo(rollback::UndoArgs),
+    Restore(restore::RestoreArgs),
 }
 
 /// Where output goes: the library never prints to the process's streams itself.
@@ -286,5 +291,8 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Index(args) => index::run(&ctx, args, output),
         Command::Snapshot(args) => snapshot::run(&ctx, args, output),
         Command::Log(args) => log::run(&ctx, args, output),
+        Command::Rollback(args) => rollback::run(&ctx, args, output),
+        Command::Undo(args) => rollback::run_undo(&ctx, args, output),
+        Command::Restore(args) => restore::run(&ctx, args, output),
     }
 }

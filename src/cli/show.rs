@@ -2,13 +2,17 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
-use crate::memory::catalog::read_memory;
+use crate::memory::catalog::{read_memory, read_memory_at};
+use crate::repo::MemoryRepo;
 
 /// Print a memory's topic file.
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The memory's name.
     pub name: String,
+    /// Show it as it was in this commit (`HEAD~3`, a commit id) instead of as it is now.
+    #[arg(long, value_name = "REV")]
+    pub at: Option<String>,
     /// Print JSON: {name, type, description, title, file, body}.
     #[arg(long)]
     pub json: bool,
@@ -16,7 +20,13 @@ pub struct ShowArgs {
 
 pub fn run(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let resolved = ctx.resolve(output)?;
-    let (memory, text, topic) = read_memory(resolved.dir(), &args.name)?;
+    let (memory, text, topic) = match &args.at {
+        None => read_memory(resolved.dir(), &args.name)?,
+        Some(rev) => {
+            let repo = MemoryRepo::open(resolved.dir())?;
+            read_memory_at(&repo, repo.resolve_commit(rev)?, &args.name)?
+        }
+    };
     if args.json {
         let mut value = memory.to_json();
         value["body"] = serde_json::Value::String(topic.body);

@@ -108,6 +108,43 @@ pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile)
     Ok((memory, text, topic))
 }
 
+/// One memory as it was in a commit: its summary and its file's text.
+pub fn read_memory_at(
+    repo: &crate::repo::MemoryRepo,
+    commit: gix::ObjectId,
+    name: &str,
+) -> Result<(Memory, String, TopicFile), StoreError> {
+    validate_name(name)?;
+    let file = format!("{name}.md");
+    let tree = repo.commit_tree(commit)?;
+    let Some((_, id)) = tree.get(file.as_bytes()) else {
+        return Err(StoreError::NotFound(format!(
+            "{name} (at {})",
+            commit.to_hex_with_len(7)
+        )));
+    };
+    let bytes = repo.blob(*id)?;
+    let path = PathBuf::from(&file);
+    let text = String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
+    let topic = TopicFile::parse(&text).map_err(|source| StoreError::Topic {
+        file: path.clone(),
+        source,
+    })?;
+    let index = match tree.get(INDEX_FILE.as_bytes()) {
+        Some((_, id)) => Index::parse(&String::from_utf8_lossy(&repo.blob(*id)?)),
+        None => Index::default(),
+    };
+    let memory = Memory {
+        name: name.to_string(),
+        memory_type: topic.memory_type,
+        description: topic.description.clone(),
+        title: index.entry_for(&file).map(|e| e.title),
+        file,
+        path,
+    };
+    Ok((memory, text, topic))
+}
+
 impl Memory {
     /// The JSON object of `list --json` and `show --json`.
     pub fn to_json(&self) -> serde_json::Value {

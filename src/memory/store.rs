@@ -56,7 +56,8 @@ pub enum StoreError {
 impl StoreError {
     /// Whether the error is the caller's input (exit 2), not a failure of the machine (exit 1).
     pub fn is_invalid_input(&self) -> bool {
-        !matches!(self, StoreError::Io { .. } | StoreError::Repo(_))
+        matches!(self, StoreError::Repo(RepoError::UnknownRevision(_)))
+            || !matches!(self, StoreError::Io { .. } | StoreError::Repo(_))
     }
 }
 
@@ -74,6 +75,8 @@ pub enum Op {
     Update,
     Delete,
     Adopt,
+    Rollback,
+    Restore,
 }
 
 impl Op {
@@ -83,6 +86,8 @@ impl Op {
             Op::Update => "update",
             Op::Delete => "delete",
             Op::Adopt => "adopt",
+            Op::Rollback => "rollback",
+            Op::Restore => "restore",
         }
     }
 }
@@ -212,18 +217,18 @@ pub struct Removed {
 }
 
 /// The top-level work-tree files by name.
-type WorkTree = std::collections::BTreeMap<String, WorkFile>;
+pub(crate) type WorkTree = std::collections::BTreeMap<String, WorkFile>;
 
 /// Where a mutation starts: HEAD, its tree, and the work tree as scanned once.
-struct State {
-    parent: Option<ObjectId>,
-    tree: TreeMap,
-    work: WorkTree,
+pub(crate) struct State {
+    pub(crate) parent: Option<ObjectId>,
+    pub(crate) tree: TreeMap,
+    pub(crate) work: WorkTree,
 }
 
 /// How much of the work tree a mutation looks at before it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scan {
+pub(crate) enum Scan {
     /// Every file.
     Full,
     /// Only when the directory or `MEMORY.md` changed since `.git/index` was written.
@@ -231,15 +236,15 @@ enum Scan {
 }
 
 /// A top-level work-tree file, with the blob id of its content.
-struct WorkFile {
-    id: ObjectId,
+pub(crate) struct WorkFile {
+    pub(crate) id: ObjectId,
     stat: crate::repo::Stat,
 }
 
 /// The memory dir, locked for writing.
 pub struct Store {
-    dir: PathBuf,
-    repo: MemoryRepo,
+    pub(crate) dir: PathBuf,
+    pub(crate) repo: MemoryRepo,
     /// Held for the store's lifetime: `.git/memdir.lock`, exclusive.
     _lock: File,
 }
@@ -336,7 +341,7 @@ impl Store {
     /// is about), which is always looked at. An in-place edit of another tracked topic file is
     /// not seen that way; `snapshot` (run by the hooks after each agent write) always scans in
     /// full.
-    fn state(&self, scan: Scan, target: Option<&str>) -> Result<State, StoreError> {
+    pub(crate) fn state(&self, scan: Scan, target: Option<&str>) -> Result<State, StoreError> {
         let index = self.repo.open_index();
         let work = match (&index, scan) {
             (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => {
@@ -421,7 +426,7 @@ impl Store {
     }
 
     /// [`Store::adopt`] from a state already read; `state` follows the commits it makes.
-    fn adopt_in(
+    pub(crate) fn adopt_in(
         &mut self,
         state: &mut State,
         session: Option<&str>,
@@ -521,7 +526,7 @@ impl Store {
     }
 
     /// The type, description and name of a topic file for an adopt commit.
-    fn describe(
+    pub(crate) fn describe(
         &self,
         file: &str,
         bytes: &[u8],
@@ -581,10 +586,10 @@ impl Store {
     /// written first and fsynced together, then each file is renamed into place in order (the
     /// directory fsynced after each, so a crash keeps the order: topic file before index line),
     /// with a fault point after each, and only then does the branch move.
-    fn write_and_commit(
+    pub(crate) fn write_and_commit(
         &mut self,
         state: &mut State,
-        files: &[(&str, Option<&str>, &str)],
+        files: &[(&str, Option<&[u8]>, &str)],
         message: &str,
     ) -> Result<ObjectId, StoreError> {
         let mut tree = state.tree.clone();
@@ -593,8 +598,8 @@ impl Store {
             for (name, bytes, _) in files {
                 match bytes {
                     Some(bytes) => {
-                        temps.push(write_temp(&self.dir, name, bytes.as_bytes())?);
-                        let id = self.repo.write_blob(bytes.as_bytes())?;
+                        temps.push(write_temp(&self.dir, name, bytes)?);
+                        let id = self.repo.write_blob(bytes)?;
                         tree.insert((*name).into(), (EntryKind::Blob, id));
                     }
                     None => {
@@ -609,8 +614,10 @@ impl Store {
             let mut temps = temps.iter();
             for (name, bytes, fault) in files {
                 let target = self.dir.join(name);
-                match (bytes, temps.next()) {
-                    (Some(_), Some(tmp)) => {
+                // A temp file stands for each file with content, in order; deletions have none.
+                let tmp = if bytes.is_some() { temps.next() } else { None };
+                match tmp {
+                    Some(tmp) => {
                         std::fs::rename(tmp, &target).map_err(io_error(&target))?;
                         sync_dir(&self.dir)?;
                         let stat = crate::repo::file_stat(&target)?.0;
@@ -619,7 +626,7 @@ impl Store {
                             state.work.insert(name.to_string(), WorkFile { id, stat });
                         }
                     }
-                    _ => {
+                    None => {
                         match std::fs::remove_file(&target) {
                             Ok(()) => sync_dir(&self.dir)?,
                             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -738,8 +745,8 @@ impl Store {
         let commit = self.write_and_commit(
             &mut state,
             &[
-                (&file, Some(&topic_text), "after-topic"),
-                (INDEX_FILE, Some(&new_index_text), "after-index"),
+                (&file, Some(topic_text.as_bytes()), "after-topic"),
+                (INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"),
             ],
             &message,
         )?;
@@ -756,7 +763,7 @@ impl Store {
     /// Commit `file` as it stands in the work tree when HEAD does not hold that content (an
     /// interrupted save, or an agent's file still waiting for its index line), so that
     /// replacing or deleting it next loses nothing. The file itself is not rewritten.
-    fn keep_in_history(
+    pub(crate) fn keep_in_history(
         &mut self,
         state: &mut State,
         file: &str,
@@ -815,9 +822,9 @@ impl Store {
             Err(e) => return Err(io_error(&path)(e)),
         };
         let new_index_text = index.render();
-        let mut steps: Vec<(&str, Option<&str>, &str)> = Vec::new();
+        let mut steps: Vec<(&str, Option<&[u8]>, &str)> = Vec::new();
         if had_line {
-            steps.push((INDEX_FILE, Some(&new_index_text), "after-index"));
+            steps.push((INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"));
         }
         steps.push((&file, None, "after-topic"));
         let message = commit_message(Op::Delete, memory_type, name, &description, session);

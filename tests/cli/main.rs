@@ -9,6 +9,7 @@ mod concurrency;
 mod context;
 #[cfg(feature = "fault-injection")]
 mod crash;
+mod history;
 mod paths;
 mod save;
 mod truncate;

@@ -1,0 +1,226 @@
+//! Going back in history (DESIGN §4): rollback, undo, restore, `show --at` and `log` filters,
+//! each checked with the real git.
+
+use crate::common::{TestEnv, assert_git_clean, git, subjects};
+
+#[test]
+fn rollback_makes_a_new_commit_with_the_old_tree() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    let dir = env.memory_dir();
+    let target = git(&dir, &["rev-parse", "HEAD"]).trim().to_string();
+    env.save("user", "role", "Backend and Rust", "Backend, Rust.");
+    env.ok(&["rm", "lint"]);
+    env.save("project", "ci", "CI on push", "CI.");
+    let before = subjects(&dir).len();
+
+    let run = env.ok(&["rollback", &target[..10]]);
+    assert!(run.stdout.starts_with("rolled back to "), "{}", run.stdout);
+    assert_eq!(
+        git(&dir, &["diff", &target, "HEAD"]),
+        "",
+        "the tree equals REV's"
+    );
+    assert_eq!(
+        subjects(&dir).len(),
+        before + 1,
+        "history is never rewritten"
+    );
+    assert!(subjects(&dir)[0].starts_with("rollback(commit): "));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("role.md")).expect("role"),
+        git(&dir, &["show", &format!("{target}:role.md")])
+    );
+    assert!(dir.join("lint.md").is_file() && !dir.join("ci.md").exists());
+    assert_git_clean(&dir);
+    // Going back to where it already is changes nothing.
+    assert!(
+        env.ok(&["rollback", "HEAD"])
+            .stdout
+            .contains("nothing to change")
+    );
+    assert_eq!(subjects(&dir).len(), before + 1);
+    // An unknown revision is bad input.
+    let bad = env.run(&["rollback", "no-such-rev"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("no commit named \"no-such-rev\""),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn undo_rolls_back_the_newest_memdir_commit_only() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("user", "role", "Backend and Rust", "Backend, Rust.");
+    let dir = env.memory_dir();
+    env.ok(&["undo"]);
+    assert_eq!(git(&dir, &["diff", "HEAD~2", "HEAD"]), "");
+    assert!(
+        std::fs::read_to_string(dir.join("role.md"))
+            .expect("role")
+            .contains("Backend.\n")
+    );
+    assert_git_clean(&dir);
+
+    // Pending changes: refused, nothing changed.
+    std::fs::write(
+        dir.join("role.md"),
+        "---\nname: role\ndescription: x\ntype: user\n---\nEdited.\n",
+    )
+    .expect("edit");
+    let refused = env.run(&["undo"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("run `memdir snapshot` first"),
+        "{}",
+        refused.stderr
+    );
+    env.ok(&["snapshot"]);
+
+    // A commit memdir did not make: refused.
+    std::fs::write(dir.join("notes.txt"), "by hand\n").expect("write");
+    git(&dir, &["add", "notes.txt"]);
+    git(&dir, &["commit", "-qm", "by hand"]);
+    let refused = env.run(&["undo"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("was not made by memdir"),
+        "{}",
+        refused.stderr
+    );
+}
+
+#[test]
+fn restore_brings_back_a_deleted_memory_byte_for_byte() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "save",
+        "--type",
+        "feedback",
+        "--name",
+        "lint",
+        "--description",
+        "Lint first",
+        "--title",
+        "Lint rule",
+        "--body",
+        "Lint.\n\n**Why:** CI.",
+    ]);
+    let dir = env.memory_dir();
+    let saved = std::fs::read_to_string(dir.join("lint.md")).expect("lint");
+    let at = git(&dir, &["rev-parse", "HEAD"]).trim().to_string();
+    env.save(
+        "feedback",
+        "lint",
+        "Lint before every commit",
+        "Lint always.",
+    );
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.ok(&["rm", "lint"]);
+
+    env.ok(&["restore", "lint"]);
+    assert_eq!(subjects(&dir)[0], "restore(feedback): lint");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lint.md")).expect("restored"),
+        git(&dir, &["show", "HEAD~2:lint.md"]),
+        "as it was just before it was deleted"
+    );
+    assert!(
+        std::fs::read_to_string(dir.join("MEMORY.md"))
+            .expect("index")
+            .contains("- [Lint rule](lint.md) — Lint before every commit")
+    );
+    assert_git_clean(&dir);
+
+    // --at an older commit, after deleting it again.
+    env.ok(&["rm", "lint"]);
+    env.ok(&["restore", "lint", "--at", &at]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lint.md")).expect("restored"),
+        saved
+    );
+    assert_git_clean(&dir);
+
+    let exists = env.run(&["restore", "lint"]);
+    assert_eq!(exists.code, 2);
+    assert!(exists.stderr.contains("lint exists"), "{}", exists.stderr);
+    let never = env.run(&["restore", "never-saved"]);
+    assert_eq!(never.code, 2);
+    assert!(never.stderr.contains("never saved"), "{}", never.stderr);
+}
+
+#[test]
+fn show_at_and_log_filters() {
+    let mut env = TestEnv::new();
+    env.ok(&[
+        "save",
+        "--type",
+        "user",
+        "--name",
+        "role",
+        "--description",
+        "Backend engineer",
+        "--body",
+        "Backend.",
+        "--session",
+        "s1",
+    ]);
+    env.set_var("GIT_COMMITTER_DATE", "2026-04-01T10:00:00+00:00");
+    env.ok(&[
+        "save",
+        "--type",
+        "user",
+        "--name",
+        "role",
+        "--description",
+        "Backend and Rust",
+        "--body",
+        "Backend, Rust.",
+        "--session",
+        "s2",
+    ]);
+    env.save("feedback", "lint", "Lint first", "Lint.");
+
+    let old = env.ok(&["show", "role", "--at", "HEAD~2"]);
+    assert!(old.stdout.ends_with("---\nBackend.\n"), "{}", old.stdout);
+    assert_eq!(
+        env.ok(&["show", "role", "--at", "HEAD~2", "--json"]).json()["description"],
+        "Backend engineer"
+    );
+    let missing = env.run(&["show", "lint", "--at", "HEAD~2"]);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+
+    let names = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["log", "--json"];
+        all.extend_from_slice(args);
+        env.ok(&all)
+            .json()
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}:{}",
+                    e["op"].as_str().unwrap_or(""),
+                    e["name"].as_str().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    assert_eq!(names(&["--op", "update"]), ["update:role"]);
+    assert_eq!(names(&["--session", "s1"]), ["save:role"]);
+    assert_eq!(
+        names(&["--since", "2026-03-31"]),
+        ["save:lint", "update:role"]
+    );
+    assert_eq!(
+        names(&["--since", "2026-04-01T10:00:01+00:00"]),
+        Vec::<String>::new()
+    );
+    let bad = env.run(&["log", "--since", "yesterday"]);
+    assert_eq!(bad.code, 2);
+}
