@@ -25,13 +25,30 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
         None => None,
     };
     let resolved = ctx.resolve(output)?;
+    // Ages come from history, not from a field someone must maintain (§9).
+    let saved = if resolved.dir().join(".git").is_dir() {
+        crate::cli::log::last_saved(&crate::repo::MemoryRepo::open(resolved.dir())?.history()?)
+    } else {
+        Default::default()
+    };
+    let now = chrono::Utc::now().timestamp();
     let memories: Vec<_> = list_memories(resolved.dir())?
         .into_iter()
         .filter(|m| wanted.is_none() || m.memory_type == wanted)
         .collect();
     if args.json {
         return output.json(&serde_json::Value::Array(
-            memories.iter().map(|m| m.to_json()).collect(),
+            memories
+                .iter()
+                .map(|m| {
+                    let mut value = m.to_json();
+                    value["saved"] = saved
+                        .get(&m.name)
+                        .map(|t| crate::cli::log::format_time(*t))
+                        .into();
+                    value
+                })
+                .collect(),
         ));
     }
     let mut text = String::new();
@@ -42,8 +59,12 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
         } else {
             ""
         };
+        let age = saved
+            .get(&m.name)
+            .map(|(t, _)| format!("  (saved {})", crate::cli::log::format_age(*t, now)))
+            .unwrap_or_default();
         text.push_str(&format!(
-            "{kind:<9} {:<24} {}{flag}\n",
+            "{kind:<9} {:<24} {}{flag}{age}\n",
             m.name,
             m.description.as_deref().unwrap_or("")
         ));

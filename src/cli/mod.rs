@@ -12,6 +12,7 @@ use crate::paths::{Environment, MemoryLocation, absolute_from, resolve_memory_di
 use crate::settings::{AutoMemory, Settings, auto_memory};
 
 pub mod context;
+pub mod diff;
 pub mod index;
 pub mod init;
 pub mod list;
@@ -73,6 +74,7 @@ pub enum Command {
     Index(index::IndexArgs),
     Snapshot(snapshot::SnapshotArgs),
     Log(log::LogArgs),
+    Diff(diff::DiffArgs),
     Rollback(rollback::RollbackArgs),
     Undo(rollback::UndoArgs),
     Restore(restore::RestoreArgs),
@@ -291,6 +293,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Index(args) => index::run(&ctx, args, output),
         Command::Snapshot(args) => snapshot::run(&ctx, args, output),
         Command::Log(args) => log::run(&ctx, args, output),
+        Command::Diff(args) => diff::run(&ctx, args, output),
         Command::Rollback(args) => rollback::run(&ctx, args, output),
         Command::Undo(args) => rollback::run_undo(&ctx, args, output),
         Command::Restore(args) => restore::run(&ctx, args, output),

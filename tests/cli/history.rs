@@ -224,3 +224,69 @@ fn show_at_and_log_filters() {
     let bad = env.run(&["log", "--since", "yesterday"]);
     assert_eq!(bad.code, 2);
 }
+
+#[test]
+fn diff_shows_changes_per_memory_index_last() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    env.save("user", "role", "Backend and Rust", "Backend, Rust.");
+    let dir = env.memory_dir();
+
+    let one = env.ok(&["diff", "HEAD~1"]);
+    assert!(
+        one.stdout.starts_with("--- a/role.md\n+++ b/role.md\n@@"),
+        "{}",
+        one.stdout
+    );
+    assert!(
+        one.stdout.contains("-Backend.\n+Backend, Rust.\n"),
+        "{}",
+        one.stdout
+    );
+    let index_at = one.stdout.find("--- a/MEMORY.md").expect("index diff");
+    assert!(
+        index_at > one.stdout.find("+++ b/role.md").expect("role diff"),
+        "index last"
+    );
+    assert!(
+        one.stdout
+            .contains("+- [Role](role.md) — Backend and Rust\n"),
+        "{}",
+        one.stdout
+    );
+
+    let two = env.ok(&["diff", "HEAD~2", "HEAD~1", "--json"]).json();
+    assert_eq!(two[0]["file"], "lint.md");
+    assert_eq!(two[0]["status"], "added");
+    assert_eq!(two[1]["file"], "MEMORY.md");
+
+    // No REV: what the work tree holds that HEAD does not.
+    assert_eq!(env.ok(&["diff"]).stdout, "");
+    std::fs::remove_file(dir.join("lint.md")).expect("rm");
+    let pending = env.ok(&["diff", "--json"]).json();
+    assert_eq!(pending[0]["status"], "deleted");
+    assert!(
+        pending[0]["diff"]
+            .as_str()
+            .is_some_and(|d| d.contains("-Lint."))
+    );
+}
+
+#[test]
+fn list_tells_when_each_memory_was_saved() {
+    let mut env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.set_var("GIT_COMMITTER_DATE", "2026-04-01T12:00:00+02:00");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    let list = env.ok(&["list", "--json"]).json();
+    assert_eq!(list[0]["saved"], "2026-03-05T10:00:00+00:00");
+    assert_eq!(list[1]["saved"], "2026-04-01T12:00:00+02:00");
+    let plain = env.ok(&["list"]).stdout;
+    assert!(
+        plain
+            .lines()
+            .all(|l| l.contains("(saved ") && l.ends_with(" ago)")),
+        "{plain}"
+    );
+}

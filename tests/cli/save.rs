@@ -72,9 +72,9 @@ fn three_saves_list_show_log() {
     assert_eq!(
         list,
         serde_json::json!([
-            {"name": "pre-commit-lint", "type": "feedback", "description": "Run the linter before every commit", "title": "Pre commit lint", "file": "pre-commit-lint.md"},
-            {"name": "role", "type": "user", "description": "Backend engineer, new to React", "title": "Role", "file": "role.md"},
-            {"name": "dashboards", "type": "reference", "description": "Grafana board for the API: grafana.example/d/api", "title": "Dashboards", "file": "dashboards.md"},
+            {"name": "pre-commit-lint", "type": "feedback", "description": "Run the linter before every commit", "title": "Pre commit lint", "file": "pre-commit-lint.md", "saved": "2026-03-05T10:00:00+00:00"},
+            {"name": "role", "type": "user", "description": "Backend engineer, new to React", "title": "Role", "file": "role.md", "saved": "2026-03-05T10:00:00+00:00"},
+            {"name": "dashboards", "type": "reference", "description": "Grafana board for the API: grafana.example/d/api", "title": "Dashboards", "file": "dashboards.md", "saved": "2026-03-05T10:00:00+00:00"},
         ])
     );
     let users = env.ok(&["list", "--type", "user", "--json"]).json();
