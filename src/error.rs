@@ -18,6 +18,9 @@ pub enum Error {
     /// Auto memory is off; the text names the switch.
     #[error("auto memory is disabled by {0} (team memory too); nothing was changed")]
     Disabled(String),
+    /// `doctor` found problems it did not (or could not) repair.
+    #[error("{0} problem(s) found; see the list above")]
+    Inconsistent(usize),
     /// Bad usage or input that no module owns.
     #[error("{0}")]
     Usage(String),
@@ -39,6 +42,7 @@ impl Error {
         match self {
             Error::Disabled(_) => EXIT_DISABLED,
             Error::Usage(_) => EXIT_USAGE,
+            Error::Inconsistent(_) => EXIT_FAILURE,
             Error::Path(PathError::Io { .. }) => EXIT_FAILURE,
             Error::Path(_) => EXIT_USAGE,
             Error::Settings(SettingsError::Read { .. }) => EXIT_FAILURE,

@@ -6,7 +6,7 @@
 //! from the new tree with stat data only where the work tree is known to hold that content, so
 //! `git status` is exact without rehashing.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -418,11 +418,77 @@ impl MemoryRepo {
         Ok(commit.id)
     }
 
+    /// A commit's root tree.
+    pub fn commit_tree_id(&self, commit: ObjectId) -> Result<ObjectId, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        Ok(decoded.tree())
+    }
+
     /// A commit's first parent.
     pub fn parent_of(&self, commit: ObjectId) -> Result<Option<ObjectId>, RepoError> {
         let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
         let decoded = commit.decode().map_err(|e| self.err(e))?;
         Ok(decoded.parents().next())
+    }
+
+    /// Every commit any ref or reflog reaches (all parents followed), and their root trees.
+    pub fn reachable_commits_and_trees(&self) -> Result<HashSet<ObjectId>, RepoError> {
+        let mut tips: Vec<ObjectId> = Vec::new();
+        let platform = self.repo.references().map_err(|e| self.err(e))?;
+        for reference in platform.all().map_err(|e| self.err(e))?.flatten() {
+            if let Some(id) = reference.target().try_id() {
+                tips.push(id.to_owned());
+            }
+        }
+        if let Some(head) = self.head_commit()? {
+            tips.push(head);
+        }
+        tips.extend(reflog_ids(&self.repo.git_dir().join("logs")));
+        let mut seen = HashSet::new();
+        while let Some(id) = tips.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let Ok(commit) = self.repo.find_commit(id) else {
+                continue;
+            };
+            if let Ok(decoded) = commit.decode() {
+                seen.insert(decoded.tree());
+                tips.extend(decoded.parents());
+            }
+        }
+        Ok(seen)
+    }
+
+    /// The loose commits and trees in the object database (`true` for a commit).
+    pub fn loose_commits_and_trees(&self) -> Result<Vec<(ObjectId, bool)>, RepoError> {
+        let objects = self.repo.objects.store_ref().path().to_path_buf();
+        let mut out = Vec::new();
+        let Ok(dirs) = std::fs::read_dir(&objects) else {
+            return Ok(out);
+        };
+        for dir in dirs.flatten() {
+            let prefix = dir.file_name().to_string_lossy().into_owned();
+            if prefix.len() != 2 || !prefix.bytes().all(|b| b.is_ascii_hexdigit()) {
+                continue;
+            }
+            let Ok(files) = std::fs::read_dir(dir.path()) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let hex = format!("{prefix}{}", file.file_name().to_string_lossy());
+                let Ok(id) = ObjectId::from_hex(hex.as_bytes()) else {
+                    continue;
+                };
+                match self.repo.find_header(id).map(|h| h.kind()) {
+                    Ok(gix::objs::Kind::Commit) => out.push((id, true)),
+                    Ok(gix::objs::Kind::Tree) => out.push((id, false)),
+                    _ => {}
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Commits from HEAD along first parents, newest first.
@@ -496,6 +562,37 @@ pub fn sync_files(files: &[PathBuf]) -> Result<(), RepoError> {
         }
         result
     })
+}
+
+/// Every object id named by the reflogs under `logs` (old and new side of each line).
+fn reflog_ids(logs: &Path) -> Vec<ObjectId> {
+    let mut out = Vec::new();
+    let mut pending = vec![logs.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for line in text.lines() {
+                for hex in line.split(' ').take(2) {
+                    if let Ok(id) = ObjectId::from_hex(hex.as_bytes())
+                        && !id.is_null()
+                    {
+                        out.push(id);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// fsync a folder, so that the names created or renamed in it are durable.

@@ -13,6 +13,7 @@ use crate::settings::{AutoMemory, Settings, auto_memory};
 
 pub mod context;
 pub mod diff;
+pub mod doctor;
 pub mod index;
 pub mod init;
 pub mod list;
@@ -75,6 +76,7 @@ pub enum Command {
     Snapshot(snapshot::SnapshotArgs),
     Log(log::LogArgs),
     Diff(diff::DiffArgs),
+    Doctor(doctor::DoctorArgs),
     Rollback(rollback::RollbackArgs),
     Undo(rollback::UndoArgs),
     Restore(restore::RestoreArgs),
@@ -294,6 +296,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Snapshot(args) => snapshot::run(&ctx, args, output),
         Command::Log(args) => log::run(&ctx, args, output),
         Command::Diff(args) => diff::run(&ctx, args, output),
+        Command::Doctor(args) => doctor::run(&ctx, args, output),
         Command::Rollback(args) => rollback::run(&ctx, args, output),
         Command::Undo(args) => rollback::run_undo(&ctx, args, output),
         Command::Restore(args) => restore::run(&ctx, args, output),

@@ -9,6 +9,7 @@ mod concurrency;
 mod context;
 #[cfg(feature = "fault-injection")]
 mod crash;
+mod doctor;
 mod history;
 mod paths;
 mod save;

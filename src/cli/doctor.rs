@@ -1,0 +1,85 @@
+//! `memdir doctor [--fix]`: find every inconsistency and repair what is safe (DESIGN §4).
+
+use crate::Error;
+use crate::cli::{Ctx, Output, short};
+use crate::memory::doctor::Finding;
+use crate::memory::store::Store;
+
+/// Check the work tree, the index and the history; exit 1 when something is wrong.
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// Repair what is safe (commit pending changes, index valid orphans, drop dangling lines),
+    /// each as its own commit, and list what is left for a person.
+    #[arg(long)]
+    pub fix: bool,
+    /// Print JSON: {consistent, findings: [{kind, subject, detail, fixed}]}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    if args.fix {
+        resolved.check_enabled()?;
+    }
+    let dir = resolved.dir();
+    let findings = if !dir.join(".git").is_dir() {
+        if !dir.is_dir() {
+            return output.info(&format!("no memory dir yet at {}", dir.display()));
+        }
+        if args.fix {
+            Store::open(dir)?.doctor(true)?
+        } else {
+            vec![Finding {
+                kind: crate::memory::doctor::Kind::Uncommitted,
+                subject: dir.display().to_string(),
+                detail: "not under memdir yet; `memdir init` (or doctor --fix) adopts it".into(),
+                fixed: None,
+            }]
+        }
+    } else {
+        Store::open(dir)?.doctor(args.fix)?
+    };
+    let open_problems = findings
+        .iter()
+        .filter(|f| f.kind.is_problem() && f.fixed.is_none())
+        .count();
+    if args.json {
+        let list: Vec<_> = findings
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "kind": f.kind.name(),
+                    "subject": f.subject,
+                    "detail": f.detail,
+                    "fixed": f.fixed.map(|id| id.to_string()),
+                })
+            })
+            .collect();
+        output.json(&serde_json::json!({"consistent": open_problems == 0, "findings": list}))?;
+    } else {
+        let mut text = String::new();
+        for f in &findings {
+            let fixed = f
+                .fixed
+                .map(|id| format!(" (fixed in {})", short(&id)))
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "{:<19} {}: {}{fixed}\n",
+                f.kind.name(),
+                f.subject,
+                f.detail
+            ));
+        }
+        text.push_str(&if open_problems == 0 {
+            "consistent\n".to_string()
+        } else {
+            format!("{open_problems} problem(s) left for a person\n")
+        });
+        output.data(&text)?;
+    }
+    if open_problems > 0 {
+        return Err(Error::Inconsistent(open_problems));
+    }
+    Ok(())
+}

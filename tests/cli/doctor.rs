@@ -1,0 +1,200 @@
+//! `memdir doctor`: each inconsistency made by hand (or by a crash), found, then repaired with
+//! `--fix` without losing any content, checked with the real git.
+
+use std::path::Path;
+
+use crate::common::{TestEnv, assert_git_clean, git, subjects};
+
+/// `doctor --json`: exit code and the findings as (kind, subject, fixed?).
+fn doctor(env: &TestEnv, fix: bool) -> (i32, Vec<(String, String, bool)>) {
+    let mut args = vec!["doctor", "--json"];
+    if fix {
+        args.push("--fix");
+    }
+    let run = env.run(&args);
+    let json = run.json();
+    let findings = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap_or_default().to_string(),
+                f["subject"].as_str().unwrap_or_default().to_string(),
+                !f["fixed"].is_null(),
+            )
+        })
+        .collect();
+    assert_eq!(json["consistent"], run.code == 0, "{}", run.stdout);
+    (run.code, findings)
+}
+
+fn has(findings: &[(String, String, bool)], kind: &str, subject: &str) -> bool {
+    findings.iter().any(|(k, s, _)| k == kind && s == subject)
+}
+
+fn topic(dir: &Path, name: &str, body: &str) -> String {
+    let text =
+        format!("---\nname: {name}\ndescription: {name} memory\ntype: project\n---\n{body}\n");
+    std::fs::write(dir.join(format!("{name}.md")), &text).expect("write");
+    text
+}
+
+#[test]
+fn a_consistent_store_exits_zero() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    env.ok(&["rm", "lint"]);
+    let (code, findings) = doctor(&env, false);
+    assert_eq!(code, 0, "{findings:?}");
+    assert!(has(&findings, "restorable", "lint"), "{findings:?}");
+    assert!(env.ok(&["doctor"]).stdout.ends_with("consistent\n"));
+}
+
+#[test]
+fn an_orphan_is_found_then_indexed() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let dir = env.memory_dir();
+    let text = topic(&dir, "staging", "Staging deploys from release.");
+    let (code, findings) = doctor(&env, false);
+    assert_eq!(code, 1);
+    assert!(has(&findings, "orphan", "staging.md"), "{findings:?}");
+    let (code, findings) = doctor(&env, true);
+    assert_eq!(code, 0, "{findings:?}");
+    assert!(
+        findings
+            .iter()
+            .any(|(k, s, fixed)| k == "orphan" && s == "staging.md" && *fixed)
+    );
+    assert_eq!(subjects(&dir)[0], "adopt(project): staging");
+    assert!(
+        std::fs::read_to_string(dir.join("MEMORY.md"))
+            .expect("index")
+            .contains("- [staging](staging.md) — staging memory\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("staging.md")).expect("kept"),
+        text
+    );
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn a_dangling_line_is_found_then_dropped_with_history_kept() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    let dir = env.memory_dir();
+    // The file goes behind memdir's back, committed by hand: the line dangles in HEAD.
+    git(&dir, &["rm", "-q", "lint.md"]);
+    git(&dir, &["commit", "-qm", "by hand"]);
+    let (code, findings) = doctor(&env, false);
+    assert_eq!(code, 1);
+    assert!(has(&findings, "dangling", "lint.md"), "{findings:?}");
+    let (code, _) = doctor(&env, true);
+    assert_eq!(code, 0);
+    assert_eq!(subjects(&dir)[0], "update(index): MEMORY.md");
+    assert!(
+        !std::fs::read_to_string(dir.join("MEMORY.md"))
+            .expect("index")
+            .contains("lint.md")
+    );
+    assert!(
+        git(&dir, &["show", "HEAD~2:lint.md"]).contains("Lint."),
+        "the content stays in history"
+    );
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn uncommitted_changes_are_found_then_adopted() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let dir = env.memory_dir();
+    std::fs::write(
+        dir.join("role.md"),
+        "---\nname: role\ndescription: Backend engineer\ntype: user\n---\nEdited.\n",
+    )
+    .expect("edit");
+    let (code, findings) = doctor(&env, false);
+    assert_eq!(code, 1);
+    assert!(has(&findings, "uncommitted", "role.md"), "{findings:?}");
+    let (code, _) = doctor(&env, true);
+    assert_eq!(code, 0);
+    assert_eq!(subjects(&dir)[0], "adopt(user): role");
+    assert_eq!(
+        git(&dir, &["show", "HEAD:role.md"]).lines().last(),
+        Some("Edited.")
+    );
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn bad_frontmatter_and_duplicates_are_left_for_a_person() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let dir = env.memory_dir();
+    std::fs::write(dir.join("broken.md"), "---\nname: [unclosed\n---\nx\n").expect("write");
+    std::fs::write(dir.join("bare.md"), "No frontmatter at all.\n").expect("write");
+    let mut index = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    index.push_str("- [Broken](broken.md) — broken\n- [Bare](bare.md) — bare\n- [Role again](role.md) — twice\n");
+    std::fs::write(dir.join("MEMORY.md"), index).expect("index");
+    let (code, findings) = doctor(&env, true);
+    assert_eq!(code, 1, "{findings:?}");
+    assert!(
+        has(&findings, "invalid-frontmatter", "broken.md"),
+        "{findings:?}"
+    );
+    assert!(has(&findings, "untyped", "bare.md"), "{findings:?}");
+    assert!(has(&findings, "duplicate", "role.md"), "{findings:?}");
+    // --fix still committed what was safe: the pending files, as they are.
+    assert_eq!(
+        git(&dir, &["show", "HEAD:broken.md"]),
+        "---\nname: [unclosed\n---\nx\n"
+    );
+    assert_git_clean(&dir);
+}
+
+#[cfg(feature = "fault-injection")]
+#[test]
+fn an_interrupted_commit_is_found_and_its_content_kept() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let crashed = env
+        .command()
+        .env("MEMDIR_FAULT", "before-ref")
+        .args([
+            "save",
+            "--type",
+            "project",
+            "--name",
+            "ci",
+            "--description",
+            "CI on push",
+            "--body",
+            "CI.",
+        ])
+        .output()
+        .expect("runs");
+    assert!(!crashed.status.success());
+    let dir = env.memory_dir();
+    let (code, findings) = doctor(&env, false);
+    assert_eq!(code, 1);
+    assert!(
+        findings.iter().any(|(k, _, _)| k == "unreachable"),
+        "{findings:?}"
+    );
+    assert!(has(&findings, "uncommitted", "ci.md"), "{findings:?}");
+    // --fix adopts the pending save; the interrupted commit's files are then in history, so
+    // what is left of it is garbage for git gc, not a problem.
+    let (code, findings) = doctor(&env, true);
+    assert_eq!(code, 0, "{findings:?}");
+    assert!(
+        findings.iter().any(|(k, _, _)| k == "garbage"),
+        "{findings:?}"
+    );
+    assert_eq!(subjects(&dir)[0], "adopt(project): ci");
+    assert_git_clean(&dir);
+}
