@@ -1,5 +1,7 @@
 //! `memdir doctor [--fix]`: find every inconsistency and repair what is safe (DESIGN §4).
 
+use std::io::Write;
+
 use crate::Error;
 use crate::cli::{Ctx, Output, short};
 use crate::memory::doctor::Finding;
@@ -23,6 +25,12 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
         resolved.check_enabled()?;
     }
     let dir = resolved.dir();
+    // A status line while it works, on a terminal only (long scans on large stores).
+    let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !output.quiet;
+    if on_terminal {
+        let _ = write!(output.err, "memdir doctor: checking {}…", dir.display());
+        let _ = output.err.flush();
+    }
     let findings = if !dir.join(".git").is_dir() {
         if !dir.is_dir() {
             return output.info(&format!("no memory dir yet at {}", dir.display()));
@@ -40,6 +48,9 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
     } else {
         Store::open(dir)?.doctor(args.fix)?
     };
+    if on_terminal {
+        let _ = write!(output.err, "\r\x1b[2K");
+    }
     let open_problems = findings
         .iter()
         .filter(|f| f.kind.is_problem() && f.fixed.is_none())
