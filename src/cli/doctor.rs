@@ -1,7 +1,5 @@
 //! `memdir doctor [--fix]`: find every inconsistency and repair what is safe (DESIGN §4).
 
-use std::io::Write;
-
 use crate::Error;
 use crate::cli::{Ctx, Output, short};
 use crate::memory::doctor::Finding;
