@@ -75,14 +75,9 @@ pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
         .into_iter()
         .map(|file| {
             let (_, topic) = read_topic(dir, &file)?;
-            Ok(Memory {
-                name: file.trim_end_matches(".md").to_string(),
-                memory_type: topic.memory_type,
-                description: topic.description,
-                title: position(&file).map(|i| order[i].title.clone()),
-                path: dir.join(&file),
-                file,
-            })
+            let name = file.trim_end_matches(".md").to_string();
+            let path = dir.join(&file);
+            Ok(Memory::new(&name, file, path, &topic, &index))
         })
         .collect()
 }
@@ -97,15 +92,7 @@ pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile)
     }
     let (text, topic) = read_topic(dir, &file)?;
     let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
-    let memory = Memory {
-        name: name.to_string(),
-        memory_type: topic.memory_type,
-        description: topic.description.clone(),
-        title: index.entry_for(&file).map(|e| e.title),
-        file,
-        path,
-    };
-    Ok((memory, text, topic))
+    Ok((Memory::new(name, file, path, &topic, &index), text, topic))
 }
 
 /// One memory as it was in a commit: its summary and its file's text.
@@ -134,18 +121,22 @@ pub fn read_memory_at(
         Some((_, id)) => Index::parse(&String::from_utf8_lossy(&repo.blob(*id)?)),
         None => Index::default(),
     };
-    let memory = Memory {
-        name: name.to_string(),
-        memory_type: topic.memory_type,
-        description: topic.description.clone(),
-        title: index.entry_for(&file).map(|e| e.title),
-        file,
-        path,
-    };
-    Ok((memory, text, topic))
+    Ok((Memory::new(name, file, path, &topic, &index), text, topic))
 }
 
 impl Memory {
+    /// A memory's summary from its parsed file and the index that may name it.
+    fn new(name: &str, file: String, path: PathBuf, topic: &TopicFile, index: &Index) -> Memory {
+        Memory {
+            name: name.to_string(),
+            memory_type: topic.memory_type,
+            description: topic.description.clone(),
+            title: index.entry_for(&file).map(|e| e.title),
+            file,
+            path,
+        }
+    }
+
     /// The JSON object of `list --json` and `show --json`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({

@@ -9,6 +9,7 @@ use gix::objs::tree::EntryKind;
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::store::{
     Adoption, INDEX_FILE, Op, Scan, Store, StoreError, commit_message, read_index,
+    work_matches_tree,
 };
 use crate::memory::taxonomy::validate_name;
 use crate::repo::TreeMap;
@@ -54,12 +55,7 @@ impl Store {
                 "nothing to undo: the memory dir has no commits".into(),
             ));
         };
-        if state.work.len() != tracked_markdown(&state.tree)
-            || state
-                .work
-                .iter()
-                .any(|(name, w)| blob(&state.tree, name) != Some(w.id))
-        {
+        if !work_matches_tree(&state.work, &state.tree) {
             return Err(StoreError::InvalidInput(
                 "the memory dir has changes memdir has not committed; run `memdir snapshot` first, then undo"
                     .into(),
@@ -215,11 +211,4 @@ impl Store {
         }
         Ok(None)
     }
-}
-
-/// How many `*.md` blobs a tree holds at its top level.
-fn tracked_markdown(tree: &TreeMap) -> usize {
-    tree.iter()
-        .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"))
-        .count()
 }

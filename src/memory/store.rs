@@ -902,7 +902,7 @@ fn entry_inode(_entry: &std::fs::DirEntry) -> Option<u64> {
 }
 
 /// Whether every `*.md` file of the work tree is exactly what `tree` holds, and vice versa.
-fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
+pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
     let tracked = tree
         .iter()
         .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"));
