@@ -238,6 +238,22 @@ impl TestEnv {
         run
     }
 
+    /// Run memdir and require exit `code` with `needle` in its one-line error.
+    pub fn fails(&self, args: &[&str], code: i32, needle: &str) -> Run {
+        let run = self.run(args);
+        assert_eq!(
+            run.code, code,
+            "memdir {args:?}: {}{}",
+            run.stdout, run.stderr
+        );
+        assert!(
+            run.stderr.contains(needle),
+            "memdir {args:?}: want {needle:?} in {}",
+            run.stderr
+        );
+        run
+    }
+
     /// The memory dir memdir resolves for this environment.
     pub fn memory_dir(&self) -> PathBuf {
         PathBuf::from(self.ok(&["path"]).stdout.trim_end())

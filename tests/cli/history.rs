@@ -42,12 +42,10 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
     );
     assert_eq!(subjects(&dir).len(), before + 1);
     // An unknown revision is bad input.
-    let bad = env.run(&["rollback", "no-such-rev"]);
-    assert_eq!(bad.code, 2, "{}", bad.stderr);
-    assert!(
-        bad.stderr.contains("no commit named \"no-such-rev\""),
-        "{}",
-        bad.stderr
+    env.fails(
+        &["rollback", "no-such-rev"],
+        2,
+        "no commit named \"no-such-rev\"",
     );
 }
 
@@ -72,26 +70,14 @@ fn undo_rolls_back_the_newest_memdir_commit_only() {
         "---\nname: role\ndescription: x\ntype: user\n---\nEdited.\n",
     )
     .expect("edit");
-    let refused = env.run(&["undo"]);
-    assert_eq!(refused.code, 2, "{}", refused.stderr);
-    assert!(
-        refused.stderr.contains("run `memdir snapshot` first"),
-        "{}",
-        refused.stderr
-    );
+    env.fails(&["undo"], 2, "run `memdir snapshot` first");
     env.ok(&["snapshot"]);
 
     // A commit memdir did not make: refused.
     std::fs::write(dir.join("notes.txt"), "by hand\n").expect("write");
     git(&dir, &["add", "notes.txt"]);
     git(&dir, &["commit", "-qm", "by hand"]);
-    let refused = env.run(&["undo"]);
-    assert_eq!(refused.code, 2);
-    assert!(
-        refused.stderr.contains("was not made by memdir"),
-        "{}",
-        refused.stderr
-    );
+    env.fails(&["undo"], 2, "was not made by memdir");
 }
 
 #[test]
@@ -145,12 +131,8 @@ fn restore_brings_back_a_deleted_memory_byte_for_byte() {
     );
     assert_git_clean(&dir);
 
-    let exists = env.run(&["restore", "lint"]);
-    assert_eq!(exists.code, 2);
-    assert!(exists.stderr.contains("lint exists"), "{}", exists.stderr);
-    let never = env.run(&["restore", "never-saved"]);
-    assert_eq!(never.code, 2);
-    assert!(never.stderr.contains("never saved"), "{}", never.stderr);
+    env.fails(&["restore", "lint"], 2, "lint exists");
+    env.fails(&["restore", "never-saved"], 2, "never saved");
 }
 
 #[test]
@@ -191,8 +173,11 @@ fn show_at_and_log_filters() {
         env.ok(&["show", "role", "--at", "HEAD~2", "--json"]).json()["description"],
         "Backend engineer"
     );
-    let missing = env.run(&["show", "lint", "--at", "HEAD~2"]);
-    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    env.fails(
+        &["show", "lint", "--at", "HEAD~2"],
+        2,
+        "no memory named \"lint (at ",
+    );
 
     let names = |args: &[&str]| -> Vec<String> {
         let mut all = vec!["log", "--json"];
@@ -221,8 +206,7 @@ fn show_at_and_log_filters() {
         names(&["--since", "2026-04-01T10:00:01+00:00"]),
         Vec::<String>::new()
     );
-    let bad = env.run(&["log", "--since", "yesterday"]);
-    assert_eq!(bad.code, 2);
+    env.fails(&["log", "--since", "yesterday"], 2, "neither a date");
 }
 
 #[test]
