@@ -6,8 +6,10 @@ use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::repo::MemoryRepo;
 
-/// Show changes as unified diffs, per memory, the index last. No REV: the work tree against
-/// HEAD (what is not committed yet); one: REV against HEAD; two: the first against the second.
+/// Show changes as unified diffs, per memory, the index last.
+///
+/// No REV: the work tree against HEAD (what is not committed yet); one: REV against HEAD; two:
+/// the first against the second.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// Up to two commits (`HEAD~3`, an id or a prefix of one).
