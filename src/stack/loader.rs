@@ -580,13 +580,15 @@ fn has_text_extension(path: &Path) -> bool {
 }
 
 /// What Claude Code does to the memory index before the model sees it: line breaks made `\n`,
-/// and control, format and private-use characters removed (zero-width joiners and variation
-/// selectors kept). Unassigned code points are not removed: that needs Unicode's tables.
+/// control, format and private-use characters removed (zero-width joiners and variation
+/// selectors kept), then tag openers such as `<system-reminder>` neutralised. Unassigned code
+/// points are not removed: that needs Unicode's tables.
 pub fn model_visible_text(text: &str) -> String {
     let normalized = text
         .replace("\r\n", "\n")
         .replace(['\r', '\u{2028}', '\u{2029}'], "\n");
-    normalized.chars().filter(|&c| !is_invisible(c)).collect()
+    let cleaned: String = normalized.chars().filter(|&c| !is_invisible(c)).collect();
+    crate::stack::neutralize::neutralize_tags(&cleaned)
 }
 
 fn is_invisible(c: char) -> bool {

@@ -8,6 +8,7 @@
 
 pub mod loader;
 pub mod markdown;
+pub mod neutralize;
 pub mod rules;
 
 use std::path::PathBuf;

@@ -4,11 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Cases where memdir knowingly prints something else, each with the reason.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
-    "memory-sanitized-chars",
-    "Claude Code neutralises tag openers such as <system-reminder> in the index with its own \
-         list of tags, not yet ported",
-)];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Cases whose order is the filesystem's own listing order (Claude Code does not sort a rules
 /// folder): recorded on ext4 with this machine's hash seed, so elsewhere only the set of blocks
