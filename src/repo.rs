@@ -61,6 +61,32 @@ pub struct HistoryEntry {
     pub time: (i64, i32),
 }
 
+impl HistoryEntry {
+    /// The subject as memdir writes it, `op(type): name`, split; `None` for any other subject.
+    pub fn op_type_name(&self) -> Option<(&str, &str, &str)> {
+        let (head, name) = self.subject.split_once("): ")?;
+        let (op, kind) = head.split_once('(')?;
+        Some((op, kind, name))
+    }
+
+    /// A `Memdir-*` trailer's value, e.g. `trailer("Op")`.
+    pub fn trailer(&self, key: &str) -> Option<&str> {
+        self.trailers
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The history of the memory dir at `dir`, newest first; empty when it has no repository yet.
+pub fn history_of(dir: &Path) -> Result<Vec<HistoryEntry>, RepoError> {
+    if dir.join(".git").is_dir() {
+        MemoryRepo::open(dir)?.history()
+    } else {
+        Ok(Vec::new())
+    }
+}
+
 /// The memory dir's own repository.
 pub struct MemoryRepo {
     repo: gix::Repository,

@@ -26,11 +26,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
     };
     let resolved = ctx.resolve(output)?;
     // Ages come from history, not from a field someone must maintain (§9).
-    let saved = if resolved.dir().join(".git").is_dir() {
-        crate::cli::log::last_saved(&crate::repo::MemoryRepo::open(resolved.dir())?.history()?)
-    } else {
-        Default::default()
-    };
+    let saved = crate::cli::log::last_saved(&crate::repo::history_of(resolved.dir())?);
     let now = chrono::Utc::now().timestamp();
     let memories: Vec<_> = list_memories(resolved.dir())?
         .into_iter()

@@ -2,7 +2,7 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output, short};
-use crate::repo::{HistoryEntry, MemoryRepo};
+use crate::repo::HistoryEntry;
 
 /// Show the history of every memory, or of one.
 #[derive(Debug, clap::Args)]
@@ -39,21 +39,6 @@ fn parse_since(text: &str) -> Result<i64, Error> {
         })
 }
 
-/// `op(type): name` split apart; `None` for a subject memdir did not write.
-fn parse_subject(subject: &str) -> Option<(&str, &str, &str)> {
-    let (head, name) = subject.split_once("): ")?;
-    let (op, kind) = head.split_once('(')?;
-    Some((op, kind, name))
-}
-
-fn trailer<'a>(entry: &'a HistoryEntry, key: &str) -> Option<&'a str> {
-    entry
-        .trailers
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.as_str())
-}
-
 /// How long ago, in words: "just now", "5 minutes ago", "3 days ago", "2 years ago".
 pub fn format_age(seconds: i64, now: i64) -> String {
     let ago = (now - seconds).max(0);
@@ -72,7 +57,7 @@ pub fn format_age(seconds: i64, now: i64) -> String {
 pub fn last_saved(history: &[HistoryEntry]) -> std::collections::HashMap<String, (i64, i32)> {
     let mut out = std::collections::HashMap::new();
     for entry in history {
-        if let Some((_, kind, name)) = parse_subject(&entry.subject)
+        if let Some((_, kind, name)) = entry.op_type_name()
             && kind != "index"
             && kind != "commit"
         {
@@ -92,14 +77,10 @@ pub fn format_time((seconds, offset): (i64, i32)) -> String {
 pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let since = args.since.as_deref().map(parse_since).transpose()?;
     let resolved = ctx.resolve(output)?;
-    let history = if resolved.dir().join(".git").is_dir() {
-        MemoryRepo::open(resolved.dir())?.history()?
-    } else {
-        Vec::new()
-    };
+    let history = crate::repo::history_of(resolved.dir())?;
     let rows: Vec<_> = history
         .iter()
-        .map(|e| (e, parse_subject(&e.subject)))
+        .map(|e| (e, e.op_type_name()))
         .filter(|(e, parsed)| {
             args.name
                 .as_ref()
@@ -108,11 +89,11 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
                 && args
                     .op
                     .as_ref()
-                    .is_none_or(|op| trailer(e, "Op").or(parsed.map(|p| p.0)) == Some(op.as_str()))
+                    .is_none_or(|op| e.trailer("Op").or(parsed.map(|p| p.0)) == Some(op.as_str()))
                 && args
                     .session
                     .as_ref()
-                    .is_none_or(|s| trailer(e, "Session") == Some(s.as_str()))
+                    .is_none_or(|s| e.trailer("Session") == Some(s.as_str()))
         })
         .collect();
     if args.json {
@@ -121,10 +102,10 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
             .map(|(e, parsed)| {
                 serde_json::json!({
                     "commit": e.commit.to_string(),
-                    "op": trailer(e, "Op").or(parsed.map(|p| p.0)),
+                    "op": e.trailer("Op").or(parsed.map(|p| p.0)),
                     "type": parsed.map(|p| p.1),
                     "name": parsed.map(|p| p.2),
-                    "session": trailer(e, "Session"),
+                    "session": e.trailer("Session"),
                     "time": format_time(e.time),
                 })
             })
@@ -139,7 +120,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
             format_time(e.time),
             e.subject
         ));
-        if let Some(session) = trailer(e, "Session") {
+        if let Some(session) = e.trailer("Session") {
             text.push_str(&format!("  [session {session}]"));
         }
         text.push('\n');

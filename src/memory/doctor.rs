@@ -211,10 +211,7 @@ impl Store {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for entry in self.repo.history()? {
-            let Some((head, name)) = entry.subject.split_once("): ") else {
-                continue;
-            };
-            let Some((op, kind)) = head.split_once('(') else {
+            let Some((op, kind, name)) = entry.op_type_name() else {
                 continue;
             };
             if kind == "index" || kind == "commit" || !seen.insert(name.to_string()) {

@@ -182,12 +182,6 @@ impl Index {
         self.lines.len() != before
     }
 
-    /// Keep only the lines for which `keep` says yes (entries are passed parsed).
-    pub fn retain_entries(&mut self, mut keep: impl FnMut(&IndexLine) -> bool) {
-        self.lines
-            .retain(|l| IndexLine::parse(l).is_none_or(|e| keep(&e)));
-    }
-
     pub fn render(&self) -> String {
         let mut out = self.lines.join("\n");
         if !out.is_empty() {

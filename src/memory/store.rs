@@ -277,10 +277,6 @@ impl Store {
         })
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Top-level `*.md` regular files and their blob ids, hashing only those whose stat data
     /// does not prove them unchanged since `.git/index` was written (as `git status` does).
     /// Temp files left by a writer that died are removed on the way (the lock is held).
@@ -834,11 +830,6 @@ impl Store {
             file,
             adoption,
         })
-    }
-
-    /// The history of the memory dir, newest first.
-    pub fn history(&self) -> Result<Vec<crate::repo::HistoryEntry>, StoreError> {
-        Ok(self.repo.history()?)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Going back in history (DESIGN §4): rollback, undo, restore, `show --at` and `log` filters,
 //! each checked with the real git.
 
-use crate::common::{TestEnv, assert_git_clean, git, subjects};
+use crate::common::{TestEnv, assert_git_clean, git, save_args, subjects};
 
 #[test]
 fn rollback_makes_a_new_commit_with_the_old_tree() {
@@ -139,32 +139,16 @@ fn restore_brings_back_a_deleted_memory_byte_for_byte() {
 fn show_at_and_log_filters() {
     let mut env = TestEnv::new();
     env.ok(&[
-        "save",
-        "--type",
-        "user",
-        "--name",
-        "role",
-        "--description",
-        "Backend engineer",
-        "--body",
-        "Backend.",
-        "--session",
-        "s1",
-    ]);
+        save_args("user", "role", "Backend engineer", "Backend."),
+        vec!["--session", "s1"],
+    ]
+    .concat());
     env.set_var("GIT_COMMITTER_DATE", "2026-04-01T10:00:00+00:00");
     env.ok(&[
-        "save",
-        "--type",
-        "user",
-        "--name",
-        "role",
-        "--description",
-        "Backend and Rust",
-        "--body",
-        "Backend, Rust.",
-        "--session",
-        "s2",
-    ]);
+        save_args("user", "role", "Backend and Rust", "Backend, Rust."),
+        vec!["--session", "s2"],
+    ]
+    .concat());
     env.save("feedback", "lint", "Lint first", "Lint.");
 
     let old = env.ok(&["show", "role", "--at", "HEAD~2"]);
