@@ -34,6 +34,11 @@ fn read_topic(dir: &Path, file: &str) -> Result<(String, TopicFile), StoreError>
         path: path.clone(),
         source,
     })?;
+    parse_topic(path, bytes)
+}
+
+/// A topic file's bytes as text and parsed; errors name the file.
+fn parse_topic(path: PathBuf, bytes: Vec<u8>) -> Result<(String, TopicFile), StoreError> {
     let text = String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
     let topic =
         TopicFile::parse(&text).map_err(|source| StoreError::Topic { file: path, source })?;
@@ -110,13 +115,8 @@ pub fn read_memory_at(
             commit.to_hex_with_len(7)
         )));
     };
-    let bytes = repo.blob(*id)?;
     let path = PathBuf::from(&file);
-    let text = String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
-    let topic = TopicFile::parse(&text).map_err(|source| StoreError::Topic {
-        file: path.clone(),
-        source,
-    })?;
+    let (text, topic) = parse_topic(path.clone(), repo.blob(*id)?)?;
     let index = match tree.get(INDEX_FILE.as_bytes()) {
         Some((_, id)) => Index::parse(&String::from_utf8_lossy(&repo.blob(*id)?)),
         None => Index::default(),
