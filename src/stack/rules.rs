@@ -20,21 +20,26 @@ pub struct Frontmatter<'a> {
 /// text is returned as it was, BOM included. YAML that does not parse (even with leading tabs
 /// turned into spaces) is dropped all the same, and the rule is then unconditional.
 pub fn split_frontmatter(text: &str) -> Frontmatter<'_> {
-    let unmarked = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let none = Frontmatter {
-        content: std::borrow::Cow::Borrowed(text),
-        paths: None,
-    };
-    if !unmarked.starts_with("---") || !unmarked[3..].contains("---") {
-        return none;
-    }
-    let Some((yaml, body)) = match_block(unmarked) else {
-        return none;
+    let Some((yaml, body)) = frontmatter_block(text) else {
+        return Frontmatter {
+            content: std::borrow::Cow::Borrowed(text),
+            paths: None,
+        };
     };
     Frontmatter {
         content: std::borrow::Cow::Borrowed(body),
         paths: parse_paths(yaml),
     }
+}
+
+/// The YAML and the body of a file's frontmatter block, a leading byte-order mark ignored;
+/// `None` when the text has none (it must open with `---` and hold another `---`).
+fn frontmatter_block(text: &str) -> Option<(&str, &str)> {
+    let unmarked = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !unmarked.starts_with("---") || !unmarked[3..].contains("---") {
+        return None;
+    }
+    match_block(unmarked)
 }
 
 /// `/^---\s*\n([\s\S]*?)---\s*\n?/` (JavaScript `\s`).
@@ -72,11 +77,7 @@ struct DescriptionOnly {
 
 /// The `description:` of a file's frontmatter, when it is a string.
 pub fn frontmatter_description(text: &str) -> Option<String> {
-    let unmarked = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if !unmarked.starts_with("---") || !unmarked[3..].contains("---") {
-        return None;
-    }
-    let (yaml, _) = match_block(unmarked)?;
+    let (yaml, _) = frontmatter_block(text)?;
     let parsed: DescriptionOnly = serde_saphyr::from_str(yaml).ok()?;
     match parsed.description? {
         serde_json::Value::String(s) => Some(s),
