@@ -21,6 +21,9 @@ pub enum Error {
     /// `doctor` found problems it did not (or could not) repair.
     #[error("{0} problem(s) found; see the list above")]
     Inconsistent(usize),
+    /// A runtime failure no module owns (a timeout, failed background runs).
+    #[error("{0}")]
+    Failed(String),
     /// Bad usage or input that no module owns.
     #[error("{0}")]
     Usage(String),
@@ -42,7 +45,7 @@ impl Error {
         match self {
             Error::Disabled(_) => EXIT_DISABLED,
             Error::Usage(_) => EXIT_USAGE,
-            Error::Inconsistent(_) => EXIT_FAILURE,
+            Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
             Error::Path(PathError::Io { .. }) => EXIT_FAILURE,
             Error::Path(_) => EXIT_USAGE,
             Error::Settings(SettingsError::Read { .. }) => EXIT_FAILURE,

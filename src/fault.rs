@@ -3,7 +3,10 @@
 //! cut would. Without the feature (every release build) a point compiles to nothing.
 //!
 //! Points: `after-topic` (topic file written, index not), `after-index` (both written, nothing
-//! committed), `before-ref` (objects written, branch not moved).
+//! committed), `before-ref` (objects written, branch not moved), `extract-mid-run` (an extraction
+//! run has carried out its first action, its cursor not moved).
+//! `MEMDIR_FAULT_DELAY_MS=<n>` makes each extraction run take at least that long (to test the
+//! background worker's coalescing).
 
 #[cfg(feature = "fault-injection")]
 pub fn point(name: &str) {
@@ -15,3 +18,18 @@ pub fn point(name: &str) {
 #[cfg(not(feature = "fault-injection"))]
 #[inline(always)]
 pub fn point(_name: &str) {}
+
+/// Slow an extraction run down by `MEMDIR_FAULT_DELAY_MS` (tests of the background worker).
+#[cfg(feature = "fault-injection")]
+pub fn delay() {
+    if let Some(ms) = std::env::var("MEMDIR_FAULT_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn delay() {}

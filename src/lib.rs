@@ -7,10 +7,12 @@
 
 pub mod cli;
 pub mod error;
+pub mod extract;
 pub mod fault;
 pub mod memory;
 pub mod paths;
 pub mod repo;
+pub mod secrets;
 pub mod settings;
 pub mod stack;
 

@@ -55,6 +55,7 @@ struct LayerValues {
     memory_directory: Option<String>,
     memory_enabled: Option<bool>,
     claude_md_excludes: Vec<String>,
+    extract_every: Option<u32>,
 }
 
 /// Every settings layer that exists, highest precedence first.
@@ -114,6 +115,15 @@ impl Settings {
             .collect()
     }
 
+    /// memdir's throttle (DESIGN §6): extract every N eligible turns, from the first layer that
+    /// sets `memdir.extractEveryTurns`; 1 when none does.
+    pub fn extract_every(&self) -> u32 {
+        self.layers
+            .iter()
+            .find_map(|l| l.extract_every)
+            .unwrap_or(1)
+    }
+
     /// `autoMemoryEnabled` from the first layer that sets it.
     fn memory_enabled(&self) -> Option<(bool, &Path)> {
         self.layers
@@ -162,12 +172,26 @@ fn read_layer(layer: SettingsLayer, file: PathBuf) -> Result<Option<LayerValues>
             .collect(),
         _ => Vec::new(),
     };
+    let extract_every = match json.pointer("/memdir/extractEveryTurns") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(n) if n >= 1 => Some(n),
+            _ => {
+                return Err(SettingsError::WrongType {
+                    path: file,
+                    key: "memdir.extractEveryTurns",
+                    expected: "a whole number of turns, 1 or more",
+                });
+            }
+        },
+    };
     Ok(Some(LayerValues {
         layer,
         file,
         memory_directory,
         memory_enabled,
         claude_md_excludes,
+        extract_every,
     }))
 }
 

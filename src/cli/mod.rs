@@ -14,6 +14,7 @@ use crate::settings::{AutoMemory, Settings, auto_memory};
 pub mod context;
 pub mod diff;
 pub mod doctor;
+pub mod extract;
 pub mod index;
 pub mod init;
 pub mod list;
@@ -80,6 +81,7 @@ pub enum Command {
     Rollback(rollback::RollbackArgs),
     Undo(rollback::UndoArgs),
     Restore(restore::RestoreArgs),
+    Extract(extract::ExtractArgs),
 }
 
 /// Where output goes: the library never prints to the process's streams itself.
@@ -176,6 +178,8 @@ pub struct Ctx {
 pub struct Resolved {
     pub location: MemoryLocation,
     pub auto_memory: AutoMemory,
+    /// The extraction throttle (`memdir.extractEveryTurns`).
+    pub extract_every: u32,
 }
 
 impl Ctx {
@@ -205,6 +209,7 @@ impl Ctx {
         }
         Ok(Resolved {
             auto_memory: auto_memory(&self.env, &settings),
+            extract_every: settings.extract_every(),
             location,
         })
     }
@@ -235,9 +240,27 @@ impl Resolved {
 pub struct HookPayload {
     pub session_id: Option<String>,
     pub cwd: Option<PathBuf>,
+    pub transcript_path: Option<PathBuf>,
+    pub hook_event_name: Option<String>,
+    /// PostToolUse: the tool's input (`file_path`, `notebook_path`).
+    pub tool_input: Option<serde_json::Value>,
 }
 
 impl HookPayload {
+    /// The file a PostToolUse payload's tool wrote (`file_path`, or `notebook_path`).
+    pub fn written_path(&self) -> Option<PathBuf> {
+        let input = self.tool_input.as_ref()?;
+        let path = input
+            .get("file_path")
+            .or_else(|| input.get("notebook_path"))?
+            .as_str()?;
+        let path = Path::new(path);
+        Some(match &self.cwd {
+            Some(cwd) => absolute_from(cwd, path),
+            None => path.to_path_buf(),
+        })
+    }
+
     /// Read the payload Claude Code writes on a hook's stdin.
     pub fn from_stdin() -> Result<HookPayload, Error> {
         let mut text = String::new();
@@ -300,5 +323,6 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Rollback(args) => rollback::run(&ctx, args, output),
         Command::Undo(args) => rollback::run_undo(&ctx, args, output),
         Command::Restore(args) => restore::run(&ctx, args, output),
+        Command::Extract(args) => extract::run(&ctx, args, output),
     }
 }

@@ -22,9 +22,11 @@ pub struct SnapshotArgs {
 
 pub fn run(ctx: &Ctx, args: &SnapshotArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let mut session = args.session.clone();
+    let mut written = None;
     let hook_ctx = if args.hook {
         let payload = HookPayload::from_stdin()?;
         session = session.or(payload.session_id.clone());
+        written = payload.written_path();
         Some(ctx.for_hook(&payload))
     } else {
         None
@@ -33,6 +35,12 @@ pub fn run(ctx: &Ctx, args: &SnapshotArgs, output: &mut Output<'_>) -> Result<()
     let session = validate_session(session.as_deref())?;
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
+    if let Some(written) = &written {
+        // PostToolUse runs after every edit the agent makes: one outside memory costs nothing.
+        if !crate::extract::is_inside(resolved.dir(), written) {
+            return Ok(());
+        }
+    }
     if !resolved.dir().is_dir() {
         if args.json {
             return output.json(&serde_json::json!({"commits": [], "unindexed": [], "dangling": [], "deleted_but_indexed": []}));

@@ -10,6 +10,7 @@ mod context;
 #[cfg(feature = "fault-injection")]
 mod crash;
 mod doctor;
+mod extract;
 mod history;
 mod paths;
 mod save;

@@ -1,0 +1,300 @@
+//! `memdir extract`: memories from session transcripts (DESIGN §6), in the foreground
+//! (`--transcript`) or in the background from Claude Code's hooks (`--hook`, `--drain`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::Error;
+use crate::cli::{Ctx, HookPayload, Output, Resolved, validate_session};
+use crate::extract::agent::AgentConfig;
+use crate::extract::state::Request;
+use crate::extract::worker::{self, Served};
+use crate::extract::{Extractor, Job, Report, Trigger, transcript_origin};
+use crate::memory::store::Store;
+
+/// Save what is worth remembering from a session transcript.
+///
+/// `--transcript` runs in the foreground and reports what it saved, updated, skipped and why.
+/// `--hook` reads a Stop, SessionEnd or PreCompact hook payload on stdin, queues the work for a
+/// background worker and returns at once; `--drain` waits for that work.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["transcript", "hook", "drain", "worker"])))]
+pub struct ExtractArgs {
+    /// The session transcript (JSONL) to read, from the session's cursor on.
+    #[arg(long, value_name = "FILE")]
+    pub transcript: Option<PathBuf>,
+    /// The session id [default: the transcript's].
+    #[arg(long, requires = "transcript")]
+    pub session: Option<String>,
+    /// Read a Claude Code hook payload on stdin and extract in the background.
+    #[arg(long)]
+    pub hook: bool,
+    /// Wait until background extraction for this memory dir is done.
+    #[arg(long)]
+    pub drain: bool,
+    /// How long `--drain` waits, in seconds.
+    #[arg(long, value_name = "S", default_value_t = 60, requires = "drain")]
+    pub timeout: u64,
+    /// Serve queued requests (what `--hook` starts).
+    #[arg(long, hide = true)]
+    pub worker: bool,
+    /// builtin (offline, deterministic) or agent (an external command; see --agent-cmd).
+    #[arg(long, value_name = "NAME", default_value = "builtin", value_parser = ["builtin", "agent"])]
+    pub extractor: String,
+    /// The agent extractor's command, run with `sh -c` (the README gives its JSON protocol).
+    #[arg(long, value_name = "CMD")]
+    pub agent_cmd: Option<String>,
+    /// The agent's time limit per turn, in seconds.
+    #[arg(long, value_name = "S", default_value_t = 120)]
+    pub agent_timeout: u64,
+    /// Print JSON: the report of each run.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The agent's turn limit (DESIGN §6).
+const MAX_AGENT_TURNS: u32 = 5;
+
+impl ExtractArgs {
+    fn extractor(&self) -> Result<Extractor, Error> {
+        match (self.extractor.as_str(), &self.agent_cmd) {
+            ("agent", Some(cmd)) if !cmd.trim().is_empty() => Ok(Extractor::Agent(AgentConfig {
+                cmd: cmd.clone(),
+                turn_timeout: Duration::from_secs(self.agent_timeout.max(1)),
+                max_turns: MAX_AGENT_TURNS,
+            })),
+            ("agent", _) => Err(Error::Usage(
+                "--extractor agent needs --agent-cmd CMD (e.g. hooks/claude-extract-agent)".into(),
+            )),
+            (_, Some(_)) => Err(Error::Usage(
+                "--agent-cmd is only used with --extractor agent".into(),
+            )),
+            _ => Ok(Extractor::Builtin),
+        }
+    }
+
+    /// The extractor flags, for the worker a hook starts.
+    fn extractor_args(&self) -> Vec<String> {
+        let mut args = vec!["--extractor".to_string(), self.extractor.clone()];
+        if let Some(cmd) = &self.agent_cmd {
+            args.extend([
+                "--agent-cmd".into(),
+                cmd.clone(),
+                "--agent-timeout".into(),
+                self.agent_timeout.to_string(),
+            ]);
+        }
+        args
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let extractor = args.extractor()?;
+    if let Some(transcript) = &args.transcript {
+        return foreground(ctx, args, transcript, extractor, output);
+    }
+    if args.hook {
+        return hook(ctx, args, output);
+    }
+    let resolved = ctx.resolve(output)?;
+    resolved.check_enabled()?;
+    let memory_dir = resolved.dir().to_path_buf();
+    let git_dir = memory_dir.join(".git");
+    if !git_dir.is_dir() {
+        // Nothing was ever queued here.
+        return if args.json {
+            Ok(())
+        } else {
+            output.info("nothing to extract")
+        };
+    }
+    if args.worker {
+        let Some(lock) = worker::try_lock(&git_dir)? else {
+            // Another worker serves this memory dir; it will see our requests.
+            return Ok(());
+        };
+        return worker::serve(&git_dir, &memory_dir, &extractor, lock, &mut |served| {
+            worker::log(&git_dir, &worker::describe(served));
+        });
+    }
+    let mut failures = 0;
+    let mut result = Ok(());
+    worker::drain(
+        &git_dir,
+        &memory_dir,
+        &extractor,
+        Duration::from_secs(args.timeout),
+        &mut |served| {
+            worker::log(&git_dir, &worker::describe(served));
+            if matches!(served, Served::Failed { .. }) {
+                failures += 1;
+            }
+            if result.is_ok() {
+                result = print_served(args, served, output);
+            }
+        },
+    )?;
+    result?;
+    if failures > 0 {
+        return Err(Error::Failed(format!(
+            "{failures} extraction run(s) failed; their sessions are retried from their cursors next time"
+        )));
+    }
+    if !args.json {
+        output.info("extraction is up to date")?;
+    }
+    Ok(())
+}
+
+fn print_served(args: &ExtractArgs, served: &Served, output: &mut Output<'_>) -> Result<(), Error> {
+    match served {
+        Served::Done(report) => print_report(args, report, output),
+        Served::Failed { session, error } => output.warn(&format!("{session}: {error}")),
+    }
+}
+
+fn foreground(
+    ctx: &Ctx,
+    args: &ExtractArgs,
+    transcript: &Path,
+    extractor: Extractor,
+    output: &mut Output<'_>,
+) -> Result<(), Error> {
+    let transcript = crate::paths::absolute_from(&ctx.env.cwd, transcript);
+    if !transcript.is_file() {
+        return Err(Error::Usage(format!(
+            "no transcript at {}",
+            transcript.display()
+        )));
+    }
+    let (cwd, session) = transcript_origin(&transcript)?;
+    let session = match validate_session(args.session.as_deref())? {
+        Some(s) => s.to_string(),
+        None => session
+            .filter(|s| validate_session(Some(s)).is_ok())
+            .or_else(|| {
+                transcript
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| "unknown".into()),
+    };
+    // The project is the session's, so the memory dir is the one Claude Code used.
+    let mut global = ctx.global.clone();
+    if global.project.is_none() {
+        global.project = cwd;
+    }
+    let session_ctx = Ctx {
+        env: ctx.env.clone(),
+        global,
+    };
+    let resolved = session_ctx.resolve(output)?;
+    resolved.check_enabled()?;
+    let git_dir = resolved.dir().join(".git");
+    // One extraction at a time per memory dir: the foreground run waits for the worker.
+    let lock = wait_for_worker(&git_dir_after_init(resolved.dir(), &git_dir)?)?;
+    let job = Job {
+        session,
+        transcript,
+        project: session_ctx.project(),
+        memory_dir: resolved.dir().to_path_buf(),
+        trigger: Trigger::Foreground,
+        every: resolved.extract_every,
+        extractor,
+    };
+    let report = crate::extract::run(&job)?;
+    drop(lock);
+    print_report(args, &report, output)
+}
+
+/// The memory dir's git dir, creating the repository on first use.
+fn git_dir_after_init(dir: &Path, git_dir: &Path) -> Result<PathBuf, Error> {
+    if git_dir.is_dir() {
+        return Ok(git_dir.to_path_buf());
+    }
+    Ok(Store::open(dir)?.repo.git_dir().to_path_buf())
+}
+
+fn wait_for_worker(git_dir: &Path) -> Result<std::fs::File, Error> {
+    loop {
+        if let Some(lock) = worker::try_lock(git_dir)? {
+            return Ok(lock);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) -> Result<(), Error> {
+    if args.json {
+        let value = serde_json::to_value(report).map_err(|e| Error::Io {
+            context: "encoding the report".into(),
+            source: std::io::Error::other(e),
+        })?;
+        return output.json(&value);
+    }
+    output.info(&format!(
+        "{}: {} new turn(s), bytes {}..{}",
+        report.session, report.turns, report.from, report.to
+    ))?;
+    for subject in &report.adopted {
+        output.info(&format!("adopted {subject}"))?;
+    }
+    if let Some(why) = &report.skipped {
+        output.info(&format!("skipped: {why}"))?;
+    }
+    for outcome in &report.outcomes {
+        output.info(&outcome.line())?;
+    }
+    if report.unreadable_lines > 0 {
+        output.warn(&format!(
+            "{} line(s) of the transcript were not JSON and were skipped",
+            report.unreadable_lines
+        ))?;
+    }
+    if report.skipped.is_none() && report.outcomes.is_empty() && report.turns > 0 {
+        output.info("nothing worth remembering")?;
+    }
+    Ok(())
+}
+
+/// `--hook`: stash the request and make sure a worker will serve it; never wait for one.
+fn hook(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let payload = HookPayload::from_stdin()?;
+    let hook_ctx = ctx.for_hook(&payload);
+    let resolved: Resolved = hook_ctx.resolve(output)?;
+    resolved.check_enabled()?;
+    let session = validate_session(payload.session_id.as_deref())?
+        .ok_or_else(|| Error::Usage("the hook payload has no session_id".into()))?
+        .to_string();
+    let transcript = payload
+        .transcript_path
+        .clone()
+        .ok_or_else(|| Error::Usage("the hook payload has no transcript_path".into()))?;
+    let event = payload.hook_event_name.clone().unwrap_or_default();
+    let memory_dir = resolved.dir().to_path_buf();
+    let git_dir = git_dir_after_init(&memory_dir, &memory_dir.join(".git"))?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    Request {
+        session,
+        transcript: crate::paths::absolute_from(&hook_ctx.project(), &transcript),
+        project: hook_ctx.project(),
+        event,
+        nonce: format!(
+            "{}.{:09}.{}",
+            now.as_secs(),
+            now.subsec_nanos(),
+            std::process::id()
+        ),
+        every: resolved.extract_every,
+    }
+    .stash(&git_dir)?;
+    // A running worker will find the request; otherwise start one.
+    if let Some(lock) = worker::try_lock(&git_dir)? {
+        drop(lock);
+        worker::spawn(&git_dir, &memory_dir, &args.extractor_args())?;
+    }
+    Ok(())
+}

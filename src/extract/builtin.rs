@@ -1,0 +1,974 @@
+//! The `builtin` extractor (DESIGN §6): offline and deterministic. It reads only what the person
+//! typed (never tool output, sub-agents or summaries) and keeps statements that carry a cue:
+//!
+//! - feedback: instructions about how to work ("from now on…", "always/never…", "don't … use …
+//!   instead", "I prefer…", "以后…", "不要再…");
+//! - user: who the person is ("I'm a data engineer", "I've written Go for ten years", "我是…");
+//! - reference: where things live outside the code (a URL or a channel, with a word saying what
+//!   it is: dashboard, docs, tracker, runbook…);
+//! - project: decisions with their reasons, deadlines and freezes, owners, outside constraints.
+//!
+//! Questions, hypotheticals, one-off task instructions ("for now", "this time"), statements about
+//! the code itself (derivable from it), anything holding a secret, and what only the assistant
+//! proposed are dropped. A proposal the person confirms ("Should I always…?" — "yes") is kept.
+//! A correction ("actually…", "we switched to…") or a restatement updates the memory it is about
+//! instead of adding a second one; "forget…" removes it. Relative dates become absolute.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
+use regex::Regex;
+
+use crate::extract::transcript::Turn;
+use crate::extract::{Action, Draft, Existing, dates};
+use crate::memory::taxonomy::MemoryType;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| panic!("builtin pattern {pattern}: {e}"))
+}
+
+macro_rules! pattern {
+    ($name:ident, $re:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| re($re));
+    };
+}
+
+pattern!(
+    EXPLICIT,
+    r"(?i)^(?:(?:ok(?:ay)?|so|also|and|btw|oh|one more thing)[,:]?\s+)?(?:please\s+)?(?:(?:remember|memori[sz]e|note|keep in mind|don't forget|do not forget|make a note|for the record|fyi|for future reference)(?:\s+(?:this|that|for next time|for later|for the future))?(?:\s*[:,-]\s*|\s+that\s+|\s+to\s+|\s+)|(?:请)?(?:记住|记一下|记下来?|备注|注意)[：:，,]?\s*)"
+);
+pattern!(
+    REMEMBER_THESE,
+    r"(?i)^(?:(?:and|also|so|please)[,]?\s+)*(?:please\s+)?(?:remember|note|keep in mind|save|memori[sz]e)\s+(?:both|all|this|that|these|those|it|them|all of (?:this|that|it|them)|(?:both|all) of (?:these|those|them))(?:\s+(?:for next time|for later|please))?\W*$|^(?:请)?(?:记住|记下)(?:这些|这个|这两点|这几点|以上|上面的)?\W*$"
+);
+pattern!(
+    DISCOURSE,
+    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|另外|还有|顺便说一下|对了)\s*[:,，：-]?\s+)+"
+);
+pattern!(
+    FORGET,
+    r"(?i)^(?:(?:ok(?:ay)?|also|and|actually|oh)[,:]?\s+)?(?:please\s+)?(?:forget(?:\s+about)?(?:\s+(?:that|what i said about|the (?:note|memory|thing) about|my|our|the))?|ignore what i said about|disregard what i said about|you can forget|no need to remember|(?:请)?(?:忘掉|忘记|忘了|删掉|不用再?记|别记)(?:关于)?)\s*"
+);
+pattern!(
+    CORRECTION,
+    r"(?i)^(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
+);
+pattern!(
+    QUESTION_START,
+    r"(?i)^(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|what|why|how|when|where|which|who|have|has|any idea|wdyt|thoughts)\b"
+);
+pattern!(
+    HYPOTHETICAL,
+    r"(?i)\b(?:what if|suppose|supposing|imagine|hypothetically|in theory|let's say|if we ever|would it be|i wonder|maybe we should|we could|we might|perhaps)\b|假如|如果我们|要是|是不是|能不能|可不可以|吗$|呢$"
+);
+pattern!(
+    EPHEMERAL,
+    r"(?i)\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
+);
+pattern!(
+    FEEDBACK,
+    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|pls|plz)[,]?\s+)*(?:always|never|don't|do not|dont|stop|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like|want|need) (?:you|it when|to see|the|my|all|commit|code|tests|answers|responses|replies|explanations|short|concise)|i'd (?:prefer|rather|like you)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
+);
+pattern!(
+    FEEDBACK_ANYWHERE,
+    r"(?i)\b(?:from now on|going forward|in (?:the )?future|every time|each time)\b|以后|今后|从现在开始|从现在起"
+);
+pattern!(
+    USER,
+    r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i'm|i am|im)\s+(?:a|an|the|our|the team's|one of the|new to|fairly new to|pretty new to|very new to|not (?:very )?familiar with|(?:very |quite |pretty )?(?:familiar|experienced|comfortable|fluent) (?:with|in)|coming from|primarily|mostly|mainly|responsible for|in charge of|on the \S+ team|a \S+ (?:engineer|developer|dev|designer|scientist|manager|lead|student|researcher))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:i've|i have) (?:been (?:writing|working|using|doing|programming|coding)|spent|worked|written|used|never (?:used|written|worked|touched))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:my (?:role|background|job|title|team|expertise|day job|main language) (?:is|was)|i work (?:as|on|at|in|mostly|mainly|primarily)|i (?:lead|manage|run|own|maintain) (?:the|our|a)|i (?:mostly|mainly|primarily|usually) (?:write|work|code|use|do)|i don't (?:really )?know (?:much )?(?:about )?(?:rust|go|python|java|typescript|javascript|react|css|sql|kubernetes|k8s|the frontend|the backend|frontend|backend)|i know (?:\S+ )?(?:well|very well|inside out))|^(?:我是|我在\S*(?:工作|上班|团队)|我做了|我写了|我用了|我刚(?:开始)?(?:接触|学|入门|转)|我(?:不太|不怎么|不)(?:懂|熟悉|会)|我(?:很|比较|非常)?熟悉|我负责|我的(?:背景|角色|职位|工作)|我主要)"
+);
+pattern!(
+    USER_EXCLUDE,
+    r"(?i)^(?:i'm|i am|im)\s+(?:a (?:bit|little)|going|trying|looking|not sure|sure|done|back|here|working on (?:the|this|it)|about to|getting|seeing|confused|stuck|wondering|thinking|asking|afraid|happy|glad|sorry|ok|okay|fine|in the middle)|我是说|我是想|我是不是"
+);
+pattern!(URL, r#"https?://[^\s<>"'`)\]]+"#);
+pattern!(CHANNEL, r"(?:^|\s)#[a-z0-9][a-z0-9_\-]{2,}");
+pattern!(
+    REFERENCE_CUE,
+    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群"
+);
+pattern!(
+    REFERENCE_PLACE,
+    r"(?i)\b(?:is|are|lives?|live|tracked|kept|documented|posted|go|goes|found|at|in|on|see|check|use)\b|在|见|看|用"
+);
+pattern!(
+    PROJECT,
+    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|because|since (?:the|we|our|it)|so that|in order to|due to)\b|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
+);
+pattern!(
+    DATE_ABSOLUTE,
+    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b"
+);
+pattern!(
+    DERIVABLE,
+    r"(?i)(?:^|\s|`)(?:[\w.\-]+/)+[\w.\-]+\.[a-z]{1,5}\b|\b[\w\-]+\.(?:rs|ts|tsx|js|jsx|py|go|rb|java|kt|ex|exs|c|h|cpp|toml|yaml|yml|json|lock)\b|\b(?:is defined in|lives in src|is implemented in|calls|imports|the architecture|the module|the function|the class|the struct|the test(?:s)? (?:is|are|fail)|the bug is|the error (?:is|was)|stack trace|the build (?:is|fails|failed)|git log|last commit|the diff)\b"
+);
+pattern!(
+    AFFIRMATIVE,
+    r"(?i)^(?:yes|yep|yeah|yup|sure|ok(?:ay)?|sounds good|please do|do it|go ahead|agreed|correct|right|exactly|absolutely|definitely|that works|good idea|对|好|好的|可以|行|是的|没问题|嗯)\b"
+);
+pattern!(
+    PROPOSAL,
+    r"(?i)^(?:should i|shall i|do you want me to|would you like me to|want me to|should we|may i|can i)\s+(?P<rest>.+?)\s*\?$|^(?P<zh>.+?)(?:吗|好吗|可以吗|行吗)[？?]$"
+);
+pattern!(
+    WHY,
+    r"(?i)\b(?:because|since|as|so that|so|in order to|due to|—|--)\s+(?P<why>.+)$|(?:因为|由于|为了)(?P<zh>.+)$"
+);
+pattern!(
+    WHEN,
+    r"(?i)\b(?P<when>(?:before|after|when|whenever|every time|each time|if)\s+[^,.;]+)"
+);
+pattern!(
+    FIRST_PERSON,
+    r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i'm|i am|im)\b"
+);
+pattern!(
+    FIRST_PERSON_HAVE,
+    r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i've|i have)\b"
+);
+pattern!(
+    FIRST_PERSON_I,
+    r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?i\b"
+);
+pattern!(MY, r"(?i)\bmy\b");
+
+/// Choices a project makes once, between alternatives: a statement about one is about the same
+/// memory as any other statement on the same choice, so a correction finds the memory it
+/// corrects even when it shares no word with it ("we use npm" → "we switched to pnpm").
+const SLOTS: &[(&str, &[&str])] = &[
+    (
+        "package-manager",
+        &["npm", "pnpm", "yarn", "bun", "pip", "poetry", "uv"],
+    ),
+    (
+        "indentation",
+        &[
+            "tabs",
+            "spaces",
+            "two-space",
+            "four-space",
+            "2-space",
+            "4-space",
+            "缩进",
+        ],
+    ),
+    (
+        "quotes",
+        &["single quotes", "double quotes", "单引号", "双引号"],
+    ),
+    (
+        "test-runner",
+        &["jest", "vitest", "pytest", "mocha", "unittest", "nextest"],
+    ),
+    (
+        "formatter",
+        &[
+            "prettier",
+            "black",
+            "rustfmt",
+            "gofmt",
+            "ruff format",
+            "biome",
+        ],
+    ),
+    (
+        "linter",
+        &[
+            "eslint",
+            "ruff",
+            "clippy",
+            "golangci-lint",
+            "pylint",
+            "flake8",
+        ],
+    ),
+    (
+        "database",
+        &[
+            "postgres",
+            "postgresql",
+            "mysql",
+            "sqlite",
+            "mongodb",
+            "dynamodb",
+            "redis",
+        ],
+    ),
+    (
+        "ci",
+        &[
+            "github actions",
+            "gitlab ci",
+            "circleci",
+            "jenkins",
+            "buildkite",
+        ],
+    ),
+    (
+        "issue-tracker",
+        &[
+            "linear",
+            "jira",
+            "github issues",
+            "asana",
+            "trello",
+            "youtrack",
+        ],
+    ),
+];
+
+fn slot_of(text: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase();
+    let words: BTreeSet<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .collect();
+    SLOTS.iter().find_map(|(slot, terms)| {
+        terms
+            .iter()
+            .any(|t| {
+                if t.contains(' ') || !t.is_ascii() {
+                    lower.contains(t)
+                } else {
+                    words.contains(t)
+                }
+            })
+            .then_some(*slot)
+    })
+}
+
+const STOPWORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "to", "of", "in", "on", "for", "with", "at", "by",
+    "from", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these",
+    "those", "we", "our", "us", "you", "your", "i", "me", "my", "im", "ive", "id", "please",
+    "always", "never", "dont", "do", "not", "no", "use", "using", "remember", "from", "now", "on",
+    "so", "also", "just", "should", "must", "will", "can", "all", "any", "every", "when", "before",
+    "after", "then", "than", "there", "here", "they", "them", "he", "she", "has", "have", "had",
+    "as", "if", "into", "about", "actually", "instead", "okay", "ok", "yes", "anymore", "which",
+    "what", "future", "forward", "going", "make", "sure", "thing", "things", "like", "prefer",
+    "want", "need", "new", "forget", "note", "keep", "mind", "that's", "it's", "let's", "lets",
+    "via", "over", "rather", "each", "time", "switched", "moved", "changed", "migrated", "decided",
+    "because", "since", "due", "d", "s", "t", "ll", "re", "ve",
+];
+
+/// The significant words of a text, for naming and for finding related memories.
+fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '\''))
+        .map(|w| w.trim_matches(|c| c == '-' || c == '\'').replace('\'', ""))
+        .filter(|w| w.len() > 1 && !STOPWORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// Chinese text as character pairs, so that related Chinese statements can be compared.
+fn cjk_pairs(text: &str) -> BTreeSet<String> {
+    let chars: Vec<char> = text
+        .chars()
+        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+        .collect();
+    chars.windows(2).map(|w| w.iter().collect()).collect()
+}
+
+/// How much two statements are about the same thing, 0 to 1.
+fn similarity(a: &str, b: &str) -> f64 {
+    let wa: BTreeSet<String> = words(a).into_iter().collect();
+    let wb: BTreeSet<String> = words(b).into_iter().collect();
+    let mut shared = wa.intersection(&wb).count() as f64;
+    // "npm" and "pnpm", "test" and "tests": near words count half.
+    for x in wa.difference(&wb) {
+        if x.len() >= 3
+            && wb
+                .iter()
+                .any(|y| y.len() >= 3 && (y.contains(x.as_str()) || x.contains(y.as_str())))
+        {
+            shared += 0.5;
+        }
+    }
+    let ca = cjk_pairs(a);
+    let cb = cjk_pairs(b);
+    shared += ca.intersection(&cb).count() as f64;
+    let total = (wa.len() + ca.len()).min(wb.len() + cb.len()) as f64;
+    if total == 0.0 {
+        return 0.0;
+    }
+    (shared / total).min(1.0)
+}
+
+/// A memory known to this run: in the dir before it, or drafted by it.
+#[derive(Debug, Clone)]
+struct Known {
+    name: String,
+    memory_type: Option<MemoryType>,
+    text: String,
+    slot: Option<&'static str>,
+}
+
+/// A statement worth keeping.
+#[derive(Debug)]
+struct Statement {
+    memory_type: MemoryType,
+    text: String,
+    correction: bool,
+}
+
+/// Turn the person's prompts of a range into saves, updates and removals.
+pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
+    let mut known: Vec<Known> = existing
+        .iter()
+        .map(|m| {
+            let text = format!("{} {}", m.description, m.body);
+            Known {
+                slot: slot_of(&text),
+                name: m.name.clone(),
+                memory_type: m.memory_type,
+                text,
+            }
+        })
+        .collect();
+    let mut actions: Vec<Action> = Vec::new();
+    for turn in turns {
+        let date = turn
+            .timestamp
+            .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
+        for (sentence, asked) in statements_of(turn) {
+            if let Some(rest) = FORGET
+                .find(&sentence)
+                .map(|m| sentence[m.end()..].to_string())
+            {
+                if let Some(target) = best_match(&known, &rest, None, 0.25) {
+                    let name = known[target].name.clone();
+                    known.remove(target);
+                    actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
+                    actions.push(Action::Delete { name });
+                }
+                continue;
+            }
+            let Some(statement) = classify(&sentence, asked) else {
+                continue;
+            };
+            let text = dates::absolutize(&statement.text, date);
+            record(&mut known, &mut actions, statement, text, date);
+        }
+    }
+    // A memory saved and then removed in the same range never needs saving.
+    let deleted: BTreeSet<String> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Delete { name } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let existed: BTreeSet<&str> = existing.iter().map(|m| m.name.as_str()).collect();
+    actions.retain(|a| match a {
+        Action::Delete { name } => existed.contains(name.as_str()),
+        Action::Save(d) => !deleted.contains(&d.name) || existed.contains(d.name.as_str()),
+    });
+    actions
+}
+
+/// Add a statement: as an update of the memory it is about, or as a new memory.
+fn record(
+    known: &mut Vec<Known>,
+    actions: &mut Vec<Action>,
+    statement: Statement,
+    text: String,
+    date: NaiveDate,
+) {
+    let slot = slot_of(&text);
+    let same_slot = slot.and_then(|s| {
+        known.iter().rposition(|k| {
+            k.slot == Some(s)
+                && k.memory_type
+                    .is_none_or(|t| compatible(t, statement.memory_type))
+        })
+    });
+    let threshold = if statement.correction { 0.3 } else { 0.6 };
+    let target =
+        same_slot.or_else(|| best_match(known, &text, Some(statement.memory_type), threshold));
+    let (name, memory_type) = match target {
+        Some(i) => (
+            known[i].name.clone(),
+            known[i].memory_type.unwrap_or(statement.memory_type),
+        ),
+        None => (
+            unique_name(known, &name_for(&text, slot, statement.memory_type)),
+            statement.memory_type,
+        ),
+    };
+    let draft = draft(&name, memory_type, &text, date);
+    let entry = Known {
+        name: name.clone(),
+        memory_type: Some(memory_type),
+        text: format!("{} {}", draft.description, draft.body),
+        slot,
+    };
+    match target {
+        Some(i) => known[i] = entry,
+        None => known.push(entry),
+    }
+    actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
+    actions.push(Action::Save(draft));
+}
+
+/// A feedback rule about a tool and a project fact about the same tool are the same memory.
+fn compatible(a: MemoryType, b: MemoryType) -> bool {
+    a == b
+        || matches!(
+            (a, b),
+            (MemoryType::Feedback, MemoryType::Project)
+                | (MemoryType::Project, MemoryType::Feedback)
+        )
+}
+
+fn best_match(
+    known: &[Known],
+    text: &str,
+    memory_type: Option<MemoryType>,
+    threshold: f64,
+) -> Option<usize> {
+    let slot = slot_of(text);
+    let mut best: Option<(usize, f64)> = None;
+    for (i, k) in known.iter().enumerate() {
+        if let (Some(want), Some(have)) = (memory_type, k.memory_type)
+            && !compatible(want, have)
+        {
+            continue;
+        }
+        let mut score = similarity(text, &k.text);
+        if slot.is_some() && slot == k.slot {
+            score += 0.5;
+        }
+        if score >= threshold && best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The sentences of a prompt that could be statements, plus a confirmed proposal; each with
+/// whether the person asked for it to be remembered ("… Remember both.").
+fn statements_of(turn: &Turn) -> Vec<(String, bool)> {
+    let text = strip_quoted(&turn.prompt);
+    let mut out = Vec::new();
+    let mut sentences: Vec<String> = split_sentences(&text)
+        .into_iter()
+        .map(|s| match DISCOURSE.find(&s) {
+            Some(m) if m.end() < s.len() => s[m.end()..].to_string(),
+            _ => s,
+        })
+        .collect();
+    if let Some(first) = sentences.first()
+        && AFFIRMATIVE.is_match(first)
+        && first.chars().count() <= 80
+        && let Some(proposal) = confirmed_proposal(&turn.previous_reply)
+    {
+        out.push((proposal, true));
+    }
+    let before = sentences.len();
+    sentences.retain(|s| !REMEMBER_THESE.is_match(s));
+    let all_explicit = sentences.len() < before;
+    out.extend(sentences.into_iter().map(|s| (s, all_explicit)));
+    out
+}
+
+/// What the assistant's closing question proposed, as a statement ("Should I always use tabs?"
+/// → "Always use tabs"); only proposals about how to work, not one-off task steps.
+fn confirmed_proposal(reply: &str) -> Option<String> {
+    let last = split_sentences(reply)
+        .into_iter()
+        .rev()
+        .find(|s| s.ends_with('?') || s.ends_with('？'))?;
+    let captures = PROPOSAL.captures(&last)?;
+    let rest = captures
+        .name("rest")
+        .or(captures.name("zh"))?
+        .as_str()
+        .trim();
+    if !FEEDBACK.is_match(rest) && !FEEDBACK_ANYWHERE.is_match(rest) {
+        return None;
+    }
+    let mut chars = rest.chars();
+    let first = chars.next()?;
+    Some(first.to_uppercase().chain(chars).collect())
+}
+
+/// Drop fenced code, block quotes and pasted logs: they are not the person's own statements.
+fn strip_quoted(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced
+            || trimmed.starts_with('>')
+            || trimmed.starts_with("    ")
+            || line.starts_with('\t')
+        {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Split at sentence ends (keeping `?` so questions can be told apart), never inside a URL, a
+/// code span, a number or an abbreviation like "e.g.".
+fn split_sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut in_code = false;
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '`' {
+            in_code = !in_code;
+        }
+        let next = chars.get(i + 1).copied();
+        let boundary = !in_code
+            && match c {
+                '\n' | '。' | '！' | '？' | '；' => true,
+                '!' | '?' | ';' => next.is_none_or(char::is_whitespace),
+                '.' => {
+                    next.is_none_or(char::is_whitespace)
+                        && !current.ends_with("e.g")
+                        && !current.ends_with("i.e")
+                        && !current.ends_with("etc")
+                        && !current.ends_with("vs")
+                }
+                _ => false,
+            };
+        if boundary {
+            if matches!(c, '?' | '？' | '!' | '！') {
+                current.push(c);
+            }
+            push_sentence(&mut out, &mut current);
+        } else {
+            current.push(c);
+        }
+    }
+    push_sentence(&mut out, &mut current);
+    out
+}
+
+fn push_sentence(out: &mut Vec<String>, current: &mut String) {
+    let s = current
+        .trim()
+        .trim_start_matches(['-', '*', '•'])
+        .trim()
+        .to_string();
+    if s.chars().count() >= 4 {
+        out.push(s);
+    }
+    current.clear();
+}
+
+/// Decide whether a sentence is a memory, and of which type.
+fn classify(sentence: &str, asked: bool) -> Option<Statement> {
+    if crate::secrets::find(sentence).is_some() {
+        return None;
+    }
+    let (explicit, body) = match EXPLICIT.find(sentence) {
+        Some(m) if m.end() < sentence.len() => (true, sentence[m.end()..].trim()),
+        _ => (asked, sentence.trim()),
+    };
+    if explicit && words(body).len() + cjk_pairs(body).len() < 2 {
+        return None;
+    }
+    if body.chars().count() < 4 || body.chars().count() > 400 {
+        return None;
+    }
+    let is_question = body.ends_with('?') || body.ends_with('？') || QUESTION_START.is_match(body);
+    if is_question || HYPOTHETICAL.is_match(body) {
+        return None;
+    }
+    if EPHEMERAL.is_match(body) && !FEEDBACK_ANYWHERE.is_match(body) {
+        return None;
+    }
+    let correction = CORRECTION.is_match(body);
+    let body_clean = CORRECTION
+        .find(body)
+        .filter(|m| m.start() == 0)
+        .map_or(body, |m| body[m.end()..].trim());
+    let text = capitalise(body_clean.trim_end_matches(['.', '!', '。', '！']));
+    let memory_type = if USER.is_match(body_clean) && !USER_EXCLUDE.is_match(body_clean) {
+        MemoryType::User
+    } else if is_reference(body_clean) {
+        MemoryType::Reference
+    } else if FEEDBACK.is_match(body_clean) || FEEDBACK_ANYWHERE.is_match(body_clean) {
+        MemoryType::Feedback
+    } else if PROJECT.is_match(body_clean)
+        && (explicit || !DERIVABLE.is_match(body_clean) || DATE_ABSOLUTE.is_match(body_clean))
+        && project_is_not_task_talk(body_clean)
+    {
+        MemoryType::Project
+    } else if explicit && !DERIVABLE.is_match(body_clean) {
+        // "Remember that …" with no other cue: a fact about the project, or a rule.
+        if body_clean.split_whitespace().next().is_some_and(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "use"
+                    | "run"
+                    | "write"
+                    | "keep"
+                    | "put"
+                    | "add"
+                    | "check"
+                    | "ask"
+                    | "prefer"
+                    | "avoid"
+                    | "name"
+                    | "call"
+                    | "test"
+                    | "commit"
+                    | "push"
+                    | "deploy"
+            )
+        }) {
+            MemoryType::Feedback
+        } else {
+            MemoryType::Project
+        }
+    } else if correction && slot_of(body_clean).is_some() && !DERIVABLE.is_match(body_clean) {
+        MemoryType::Project
+    } else {
+        return None;
+    };
+    if memory_type == MemoryType::Feedback
+        && DERIVABLE.is_match(body_clean)
+        && !explicit
+        && !FEEDBACK_ANYWHERE.is_match(body_clean)
+        && !body_clean.to_lowercase().starts_with("always")
+        && !body_clean.to_lowercase().starts_with("never")
+    {
+        return None;
+    }
+    Some(Statement {
+        memory_type,
+        text,
+        correction,
+    })
+}
+
+/// "because the test fails" is debugging talk, not a decision.
+fn project_is_not_task_talk(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    ![
+        "the test",
+        "the build",
+        "this error",
+        "the error",
+        "the bug",
+        "it fails",
+        "it crashes",
+        "the output",
+        "this function",
+        "this file",
+        "the stack",
+    ]
+    .iter()
+    .any(|t| lower.contains(t))
+}
+
+fn is_reference(text: &str) -> bool {
+    let has_place = URL.is_match(text) || CHANNEL.is_match(text);
+    let cue = REFERENCE_CUE.is_match(text);
+    if has_place {
+        return cue
+            || REFERENCE_PLACE.is_match(text)
+                && !text.to_lowercase().starts_with("open ")
+                && !text.to_lowercase().starts_with("fetch ")
+                && !text.to_lowercase().starts_with("read ")
+                && !text.to_lowercase().starts_with("look at ")
+                && !text.to_lowercase().starts_with("summari");
+    }
+    // "Bugs are tracked in Linear (project INGEST)": a named tool that is a place.
+    let lower = text.to_lowercase();
+    cue && [
+        "tracked in",
+        "tracked on",
+        "live in",
+        "lives in",
+        "are in",
+        "is in",
+        "kept in",
+        "documented in",
+        "go in",
+        "goes in",
+        "are on",
+        "is on",
+        "posted in",
+        "post in",
+        "ask in",
+        "see the",
+        "check the",
+        "在",
+        "见",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+        && !DERIVABLE.is_match(text)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The memory's name: its slot, or its first significant words; a Chinese-only statement is
+/// named by type and a hash of its text.
+fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) -> String {
+    let significant = words(text);
+    let mut name = String::new();
+    if let Some(slot) = slot {
+        name.push_str(slot);
+    } else {
+        for word in significant.iter().take(5) {
+            let word: String = word
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if word.is_empty() || name.len() + word.len() + 1 > 48 {
+                continue;
+            }
+            if !name.is_empty() {
+                name.push('-');
+            }
+            name.push_str(&word);
+        }
+    }
+    let name = name.trim_matches('-').to_string();
+    if name.len() < 3 || significant.len() < 2 && slot.is_none() {
+        return format!(
+            "{}-{:08x}",
+            memory_type.as_str(),
+            crate::extract::state::fnv1a(text.as_bytes()) as u32
+        );
+    }
+    name
+}
+
+fn unique_name(known: &[Known], base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while known.iter().any(|k| k.name == name) {
+        name = format!("{base}-{n}");
+        n += 1;
+    }
+    name
+}
+
+/// The topic file for a statement (§3): feedback and project bodies say why and how to apply.
+fn draft(name: &str, memory_type: MemoryType, text: &str, date: NaiveDate) -> Draft {
+    let mut description: String = text.chars().take(140).collect();
+    if description.len() < text.len() {
+        description.push('…');
+    }
+    let statement = match memory_type {
+        MemoryType::User => third_person(text),
+        _ => text.to_string(),
+    };
+    let day = date.format("%Y-%m-%d");
+    let body = match memory_type {
+        MemoryType::Feedback => {
+            let why = reason(text).unwrap_or_else(|| format!("the user asked for this on {day}."));
+            let how = WHEN
+                .captures(text)
+                .and_then(|c| c.name("when"))
+                .map_or_else(
+                    || "follow this in all future work on this project unless the user says otherwise.".to_string(),
+                    |w| format!("{}: do this, in every session.", w.as_str().trim()),
+                );
+            format!("{statement}.\n\n**Why:** {why}\n**How to apply:** {how}\n")
+        }
+        MemoryType::Project => {
+            let why = reason(text).unwrap_or_else(|| format!("stated by the user on {day}."));
+            format!(
+                "{statement}.\n\n**Why:** {why}\n**How to apply:** take this into account when planning, scheduling or suggesting work; check it is still current before relying on it.\n"
+            )
+        }
+        MemoryType::User => format!("{statement}.\n\n(Said by the user on {day}.)\n"),
+        MemoryType::Reference => format!("{statement}.\n"),
+    };
+    Draft {
+        name: name.to_string(),
+        memory_type,
+        description: description.replace(['\n', '\r'], " "),
+        title: None,
+        body,
+    }
+}
+
+fn reason(text: &str) -> Option<String> {
+    let captures = WHY.captures(text)?;
+    let why = captures
+        .name("why")
+        .or(captures.name("zh"))?
+        .as_str()
+        .trim();
+    (why.chars().count() >= 6).then(|| {
+        let mut why = capitalise(why);
+        if !why.ends_with(['.', '。']) {
+            why.push('.');
+        }
+        why
+    })
+}
+
+/// "I'm a data engineer" → "The user is a data engineer".
+fn third_person(text: &str) -> String {
+    let replaced = if let Some(m) = FIRST_PERSON.find(text) {
+        format!("The user is{}", &text[m.end()..])
+    } else if let Some(m) = FIRST_PERSON_HAVE.find(text) {
+        format!("The user has{}", &text[m.end()..])
+    } else if let Some(m) = FIRST_PERSON_I.find(text) {
+        format!("The user{}", &text[m.end()..])
+    } else {
+        return format!("The user said: {text}");
+    };
+    MY.replace_all(&replaced, "their").into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(prompt: &str, previous: &str) -> Turn {
+        Turn {
+            previous_reply: previous.into(),
+            prompt: prompt.into(),
+            timestamp: chrono::DateTime::parse_from_rfc3339("2026-03-05T10:00:00Z")
+                .ok()
+                .map(|t| t.with_timezone(&chrono::Utc)),
+            end: 0,
+        }
+    }
+
+    fn saves(actions: &[Action]) -> Vec<(MemoryType, String)> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Save(d) => Some((d.memory_type, d.body.clone())),
+                Action::Delete { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_four_types() {
+        let turns = [
+            turn(
+                "From now on, use pnpm instead of npm because the lockfile is pnpm's.",
+                "",
+            ),
+            turn("I'm a data engineer and new to Rust.", ""),
+            turn(
+                "The on-call dashboard is https://grafana.example.com/d/payments",
+                "",
+            ),
+            turn(
+                "We decided to drop Python 3.8 support because of the audit.",
+                "",
+            ),
+        ];
+        let got = saves(&extract(&turns, &[]));
+        let types: Vec<_> = got.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            types,
+            [
+                MemoryType::Feedback,
+                MemoryType::User,
+                MemoryType::Reference,
+                MemoryType::Project
+            ]
+        );
+        assert!(
+            got[0].1.contains("**Why:** The lockfile is pnpm's."),
+            "{}",
+            got[0].1
+        );
+        assert!(got[0].1.contains("**How to apply:**"));
+        assert!(got[1].1.starts_with("The user is a data engineer"));
+    }
+
+    #[test]
+    fn questions_tasks_and_code_facts_are_not_memories() {
+        let turns = [
+            turn("Should we always use tabs?", ""),
+            turn("Fix the failing test in src/parse.rs for now.", ""),
+            turn("The parser lives in src/parse.rs and calls lexer.rs.", ""),
+            turn("what if we never deployed on Fridays", ""),
+            turn(
+                "Remember my key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
+                "",
+            ),
+        ];
+        assert_eq!(extract(&turns, &[]), []);
+    }
+
+    #[test]
+    fn corrections_update_and_forget_removes() {
+        let turns = [
+            turn("Remember that we use npm for this repo.", ""),
+            turn("Actually, we switched to pnpm last month.", ""),
+        ];
+        let actions = extract(&turns, &[]);
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        let Action::Save(d) = &actions[0] else {
+            panic!("expected a save: {actions:?}")
+        };
+        assert!(
+            d.body.contains("pnpm") && !d.body.contains(" npm "),
+            "{}",
+            d.body
+        );
+        let existing = [Existing {
+            name: d.name.clone(),
+            memory_type: Some(d.memory_type),
+            description: d.description.clone(),
+            body: d.body.clone(),
+        }];
+        let forget = extract(
+            &[turn("Please forget what I said about pnpm.", "")],
+            &existing,
+        );
+        assert_eq!(
+            forget,
+            [Action::Delete {
+                name: d.name.clone()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_confirmed_proposal_is_kept_an_unconfirmed_one_is_not() {
+        let asked = "Done. Should I always run the linter before committing?";
+        assert_eq!(saves(&extract(&[turn("yes please", asked)], &[])).len(), 1);
+        assert_eq!(extract(&[turn("no, just this once", asked)], &[]), []);
+        assert_eq!(extract(&[turn("now fix the login page", asked)], &[]), []);
+    }
+
+    #[test]
+    fn chinese_and_dates() {
+        let got = saves(&extract(
+            &[
+                turn("以后提交前都要先跑 cargo fmt。", ""),
+                turn("我们下周五冻结代码，因为要发版。", ""),
+                turn("我是后端工程师，前端不太熟。", ""),
+            ],
+            &[],
+        ));
+        let types: Vec<_> = got.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            types,
+            [MemoryType::Feedback, MemoryType::Project, MemoryType::User]
+        );
+        assert!(got[1].1.contains("2026-03-13"), "{}", got[1].1);
+    }
+}

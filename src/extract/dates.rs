@@ -1,0 +1,233 @@
+//! Relative dates made absolute (DESIGN §3: dates in bodies are absolute), from the date the
+//! person wrote the message. English and Chinese.
+//!
+//! Conventions: "next Friday", "this Friday", "by Friday" and "周五" mean the first Friday after
+//! the message's date; "下周五" means the Friday of the next calendar week (Monday-based), as
+//! Chinese reads it; "next week" is "the week of <its Monday>".
+
+use std::sync::LazyLock;
+
+use chrono::{Datelike, Duration, NaiveDate, Weekday};
+use regex::{Captures, Regex};
+
+const WEEKDAYS_EN: &str = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+
+fn weekday_en(name: &str) -> Option<Weekday> {
+    name.to_ascii_lowercase().parse().ok()
+}
+
+fn weekday_zh(c: &str) -> Option<Weekday> {
+    Some(match c {
+        "一" => Weekday::Mon,
+        "二" => Weekday::Tue,
+        "三" => Weekday::Wed,
+        "四" => Weekday::Thu,
+        "五" => Weekday::Fri,
+        "六" => Weekday::Sat,
+        "日" | "天" => Weekday::Sun,
+        _ => return None,
+    })
+}
+
+/// The first `day` strictly after `from`.
+fn next_weekday(from: NaiveDate, day: Weekday) -> NaiveDate {
+    let ahead =
+        (7 + day.num_days_from_monday() as i64 - from.weekday().num_days_from_monday() as i64) % 7;
+    from + Duration::days(if ahead == 0 { 7 } else { ahead })
+}
+
+fn monday_of(date: NaiveDate) -> NaiveDate {
+    date - Duration::days(date.weekday().num_days_from_monday() as i64)
+}
+
+fn last_of_month(date: NaiveDate) -> NaiveDate {
+    let (y, m) = if date.month() == 12 {
+        (date.year() + 1, 1)
+    } else {
+        (date.year(), date.month() + 1)
+    };
+    NaiveDate::from_ymd_opt(y, m, 1).map_or(date, |first| first - Duration::days(1))
+}
+
+fn next_month(date: NaiveDate) -> String {
+    let (y, m) = if date.month() == 12 {
+        (date.year() + 1, 1)
+    } else {
+        (date.year(), date.month() + 1)
+    };
+    format!("{y:04}-{m:02}")
+}
+
+fn ymd(date: NaiveDate) -> String {
+    date.format("%Y-%m-%d").to_string()
+}
+
+static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>tomorrow)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
+    ))
+    .unwrap_or_else(|e| panic!("date pattern: {e}"))
+});
+
+static CHINESE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<nextmonth>下(?:个)?月)|(?P<eom>月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
+    )
+    .unwrap_or_else(|e| panic!("date pattern: {e}"))
+});
+
+fn small_number(word: &str) -> Option<i64> {
+    Some(match word.to_ascii_lowercase().as_str() {
+        "one" => 1,
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "ten" => 10,
+        other => other.parse().ok()?,
+    })
+}
+
+/// `text` with its relative dates replaced by absolute ones, as of `date`.
+pub fn absolutize(text: &str, date: NaiveDate) -> String {
+    let english = ENGLISH.replace_all(text, |c: &Captures<'_>| english_date(c, date));
+    CHINESE
+        .replace_all(&english, |c: &Captures<'_>| chinese_date(c, date))
+        .into_owned()
+}
+
+fn english_date(c: &Captures<'_>, date: NaiveDate) -> String {
+    let whole = &c[0];
+    if c.name("dayafter").is_some() {
+        return ymd(date + Duration::days(2));
+    }
+    if c.name("today").is_some() {
+        return format!("{whole} ({})", ymd(date));
+    }
+    if c.name("tomorrow").is_some() {
+        return ymd(date + Duration::days(1));
+    }
+    if c.name("yesterday").is_some() {
+        return ymd(date - Duration::days(1));
+    }
+    if let (Some(rel), Some(wd)) = (c.name("rel"), c.name("wd")) {
+        // "on Mondays" is a habit, not a date.
+        if c.name("plural").is_some() {
+            return whole.to_string();
+        }
+        let Some(day) = weekday_en(wd.as_str()) else {
+            return whole.to_string();
+        };
+        let target = next_weekday(date, day);
+        let rel = rel.as_str().to_ascii_lowercase();
+        return match rel.as_str() {
+            "next" | "this" | "coming" => ymd(target),
+            _ => format!("{} {}", rel, ymd(target)),
+        };
+    }
+    if c.name("nextweek").is_some() {
+        return format!("the week of {}", ymd(monday_of(date) + Duration::days(7)));
+    }
+    if c.name("thisweek").is_some() {
+        return format!("the week of {}", ymd(monday_of(date)));
+    }
+    if c.name("eow").is_some() {
+        return ymd(monday_of(date) + Duration::days(4));
+    }
+    if c.name("nextmonth").is_some() {
+        return next_month(date);
+    }
+    if c.name("eom").is_some() {
+        return ymd(last_of_month(date));
+    }
+    if let (Some(n), Some(unit)) = (c.name("n"), c.name("unit"))
+        && let Some(n) = small_number(n.as_str())
+    {
+        let days = if unit.as_str().starts_with("week") {
+            n * 7
+        } else {
+            n
+        };
+        return format!("by {}", ymd(date + Duration::days(days)));
+    }
+    whole.to_string()
+}
+
+fn chinese_date(c: &Captures<'_>, date: NaiveDate) -> String {
+    let whole = &c[0];
+    let found = if c.name("dayafter").is_some() {
+        date + Duration::days(2)
+    } else if c.name("today").is_some() {
+        date
+    } else if c.name("tomorrow").is_some() {
+        date + Duration::days(1)
+    } else if c.name("yesterday").is_some() {
+        date - Duration::days(1)
+    } else if let Some(wd) = c.name("nwd").and_then(|m| weekday_zh(m.as_str())) {
+        monday_of(date) + Duration::days(7 + wd.num_days_from_monday() as i64)
+    } else if let Some(wd) = c.name("twd").and_then(|m| weekday_zh(m.as_str())) {
+        monday_of(date) + Duration::days(wd.num_days_from_monday() as i64)
+    } else if let Some(wd) = c.name("wd").and_then(|m| weekday_zh(m.as_str())) {
+        next_weekday(date, wd)
+    } else if c.name("nextweek").is_some() {
+        return format!("{}当周", ymd(monday_of(date) + Duration::days(7)));
+    } else if c.name("nextmonth").is_some() {
+        return next_month(date);
+    } else if c.name("eom").is_some() {
+        last_of_month(date)
+    } else if let (Some(n), Some(unit)) = (c.name("n"), c.name("unit")) {
+        let Ok(n) = n.as_str().parse::<i64>() else {
+            return whole.to_string();
+        };
+        date + Duration::days(if unit.as_str() == "周" { n * 7 } else { n })
+    } else {
+        return whole.to_string();
+    };
+    format!("{}（{whole}）", ymd(found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("test date")
+    }
+
+    #[test]
+    fn english_relative_dates() {
+        // 2026-03-05 is a Thursday.
+        let d = day("2026-03-05");
+        assert_eq!(
+            absolutize("merge freeze next Friday", d),
+            "merge freeze 2026-03-06"
+        );
+        assert_eq!(
+            absolutize("the demo is next Thursday", d),
+            "the demo is 2026-03-12"
+        );
+        assert_eq!(absolutize("ship it by Monday", d), "ship it by 2026-03-09");
+        assert_eq!(absolutize("Tomorrow we cut", d), "2026-03-06 we cut");
+        assert_eq!(
+            absolutize("we deploy on Mondays", d),
+            "we deploy on Mondays"
+        );
+        assert_eq!(
+            absolutize("launch next week", d),
+            "launch the week of 2026-03-09"
+        );
+        assert_eq!(absolutize("due end of month", d), "due 2026-03-31");
+        assert_eq!(absolutize("in 3 days", d), "by 2026-03-08");
+    }
+
+    #[test]
+    fn chinese_relative_dates() {
+        let d = day("2026-03-05");
+        assert_eq!(absolutize("下周五发布", d), "2026-03-13（下周五）发布");
+        assert_eq!(absolutize("明天冻结代码", d), "2026-03-06（明天）冻结代码");
+        assert_eq!(absolutize("周一上线", d), "2026-03-09（周一）上线");
+        assert_eq!(absolutize("本周五截止", d), "2026-03-06（本周五）截止");
+    }
+}

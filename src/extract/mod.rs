@@ -1,0 +1,381 @@
+//! Extraction (DESIGN §6): read the new part of a session's transcript, decide what is worth
+//! remembering, and save it through the store's two-step save.
+//!
+//! One run serves one session: from its cursor to the end of the transcript. The range is
+//! skipped (and the cursor advanced) when the main agent wrote memory itself in it; it waits
+//! (cursor kept) while the throttle says so. Otherwise an extractor turns the range into
+//! [`Action`]s, every one is checked (name, type, size, secrets) and carried out, and only then
+//! does the cursor move: a run that fails is retried from the old cursor, and since saves are by
+//! name a retry updates what the failed run saved instead of duplicating it.
+
+use std::fs::File;
+use std::io::{BufReader, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use crate::Error;
+use crate::memory::catalog::{list_memories, read_memory};
+use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store, read_index};
+use crate::memory::taxonomy::MemoryType;
+
+pub mod agent;
+pub mod builtin;
+pub mod dates;
+pub mod state;
+pub mod transcript;
+pub mod worker;
+
+use state::Cursor;
+use transcript::{Reader, Record, Turn, Turns};
+
+/// A topic file over this is refused: one fact per file (§3).
+pub const MAX_BODY_BYTES: usize = 4096;
+
+/// A memory an extractor wants saved (or updated, when the name exists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draft {
+    pub name: String,
+    pub memory_type: MemoryType,
+    pub description: String,
+    pub title: Option<String>,
+    pub body: String,
+}
+
+/// What an extractor asks memdir to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Save(Draft),
+    Delete { name: String },
+}
+
+/// What became of one action.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "outcome", rename_all = "lowercase")]
+pub enum Outcome {
+    Saved { name: String, r#type: String },
+    Updated { name: String, r#type: String },
+    Unchanged { name: String },
+    Removed { name: String },
+    Refused { what: String, why: String },
+}
+
+impl Outcome {
+    /// One line for people.
+    pub fn line(&self) -> String {
+        match self {
+            Outcome::Saved { name, r#type } => format!("saved {name} ({type})"),
+            Outcome::Updated { name, r#type } => format!("updated {name} ({type})"),
+            Outcome::Unchanged { name } => format!("unchanged {name} (already saved)"),
+            Outcome::Removed { name } => format!("removed {name}"),
+            Outcome::Refused { what, why } => format!("refused {what}: {why}"),
+        }
+    }
+}
+
+/// Which extractor turns a range into actions.
+#[derive(Debug, Clone)]
+pub enum Extractor {
+    Builtin,
+    Agent(agent::AgentConfig),
+}
+
+/// Why a run was asked for: the throttle applies only to a hook's first request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// `extract --transcript`: the person asked; no throttle.
+    Foreground,
+    /// A Stop hook's request, served by the worker's first pass (throttled).
+    Hook,
+    /// SessionEnd / PreCompact, or a trailing run for a request that arrived mid-run.
+    Final,
+}
+
+/// One session's extraction job.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub session: String,
+    pub transcript: PathBuf,
+    pub project: PathBuf,
+    pub memory_dir: PathBuf,
+    pub trigger: Trigger,
+    pub every: u32,
+    pub extractor: Extractor,
+}
+
+/// What one run did, for `extract`'s output.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Report {
+    pub session: String,
+    pub transcript: PathBuf,
+    pub from: u64,
+    pub to: u64,
+    /// The person's prompts in the range.
+    pub turns: usize,
+    /// Why the range was not extracted, when it was not.
+    pub skipped: Option<String>,
+    pub outcomes: Vec<Outcome>,
+    /// Commits that adopted what the agent wrote itself.
+    pub adopted: Vec<String>,
+    /// Lines of the range that were not JSON (skipped).
+    pub unreadable_lines: usize,
+    pub cursor_advanced: bool,
+}
+
+/// The new part of a transcript, read once.
+pub struct Range {
+    pub turns: Vec<Turn>,
+    /// Files the main agent wrote inside the memory dir.
+    pub memory_writes: Vec<String>,
+    pub end: u64,
+    pub last_record: Option<String>,
+    pub unreadable: usize,
+}
+
+/// Read a transcript from `offset` on, keeping only the person's prompts (with the reply before
+/// each) and the agent's writes into `memory_dir`.
+pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<Range, Error> {
+    let io = |source| Error::Io {
+        context: format!("reading {}", transcript.display()),
+        source,
+    };
+    let mut file = File::open(transcript).map_err(io)?;
+    file.seek(SeekFrom::Start(offset)).map_err(io)?;
+    let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), offset);
+    let memory_dirs = comparable_dirs(memory_dir);
+    let inside = |path: &Path| memory_dirs.iter().any(|dir| under(dir, path));
+    let mut turns = Turns::default();
+    let mut range = Range {
+        turns: Vec::new(),
+        memory_writes: Vec::new(),
+        end: offset,
+        last_record: None,
+        unreadable: 0,
+    };
+    while let Some(located) = reader.next_record().map_err(io)? {
+        if let Record::Assistant { tool_uses, .. } = &located.record {
+            for path in tool_uses.iter().filter_map(|t| t.written_path()) {
+                if inside(Path::new(path)) {
+                    range.memory_writes.push(path.to_string());
+                }
+            }
+        }
+        if let Some(turn) = turns.push(&located) {
+            range.turns.push(turn);
+        }
+        if located.uuid.is_some() {
+            range.last_record = located.uuid;
+        }
+    }
+    range.end = reader.offset();
+    range.unreadable = reader.unreadable;
+    Ok(range)
+}
+
+/// The memory dir as written and as resolved (a transcript names it the way the agent did).
+fn comparable_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![crate::paths::normalize(dir).unwrap_or_else(|| dir.to_path_buf())];
+    if let Ok(real) = dir.canonicalize()
+        && !dirs.contains(&real)
+    {
+        dirs.push(real);
+    }
+    dirs
+}
+
+fn under(dir: &Path, path: &Path) -> bool {
+    path.is_absolute()
+        && crate::paths::normalize(path).is_some_and(|p| p.starts_with(dir) && p != dir)
+}
+
+/// Whether `path` (absolute) names something inside `memory_dir`, as written or resolved.
+pub fn is_inside(memory_dir: &Path, path: &Path) -> bool {
+    comparable_dirs(memory_dir)
+        .iter()
+        .any(|dir| under(dir, path))
+}
+
+/// The `cwd` and `sessionId` of the first records that have them: the session's project and id.
+pub fn transcript_origin(transcript: &Path) -> Result<(Option<PathBuf>, Option<String>), Error> {
+    let io = |source| Error::Io {
+        context: format!("reading {}", transcript.display()),
+        source,
+    };
+    let file = File::open(transcript).map_err(io)?;
+    let mut reader = Reader::new(BufReader::new(file), 0);
+    let (mut cwd, mut session) = (None, None);
+    for _ in 0..200 {
+        let Some(located) = reader.next_record().map_err(io)? else {
+            break;
+        };
+        cwd = cwd.or(located.cwd.map(PathBuf::from));
+        session = session.or(located.session);
+        if cwd.is_some() && session.is_some() {
+            break;
+        }
+    }
+    Ok((cwd, session))
+}
+
+/// A memory as extractors see it.
+#[derive(Debug, Clone)]
+pub struct Existing {
+    pub name: String,
+    pub memory_type: Option<MemoryType>,
+    pub description: String,
+    pub body: String,
+}
+
+/// The memories in the dir now, with their bodies (unreadable ones are left out).
+pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
+    let mut out = Vec::new();
+    for memory in list_memories(dir)? {
+        if let Ok((_, _, topic)) = read_memory(dir, &memory.name) {
+            out.push(Existing {
+                name: memory.name,
+                memory_type: memory.memory_type,
+                description: memory.description.unwrap_or_default(),
+                body: topic.body,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Check an action and carry it out through the store; a refusal is an outcome, not an error.
+pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Result<Outcome, Error> {
+    match action {
+        Action::Save(draft) => {
+            let what = format!("save {}", draft.name);
+            for text in [&draft.body, &draft.description, &draft.name] {
+                if let Some(kind) = crate::secrets::find(text) {
+                    return Ok(Outcome::Refused {
+                        what,
+                        why: format!("it holds {kind}; secrets are never saved"),
+                    });
+                }
+            }
+            if draft.body.len() > MAX_BODY_BYTES {
+                return Ok(Outcome::Refused {
+                    what,
+                    why: format!(
+                        "the body is {} bytes; a memory holds one fact, under {MAX_BODY_BYTES}",
+                        draft.body.len()
+                    ),
+                });
+            }
+            let request = SaveRequest {
+                name: &draft.name,
+                memory_type: draft.memory_type,
+                description: &draft.description,
+                title: draft.title.as_deref(),
+                body: &draft.body,
+                session,
+            };
+            if let Err(e) = request.validate() {
+                return Ok(Outcome::Refused {
+                    what,
+                    why: e.to_string(),
+                });
+            }
+            let saved = store.save(&request)?;
+            let r#type = draft.memory_type.as_str().to_string();
+            let name = draft.name.clone();
+            Ok(match (saved.commit, saved.op) {
+                (None, _) => Outcome::Unchanged { name },
+                (Some(_), Op::Update) => Outcome::Updated { name, r#type },
+                (Some(_), _) => Outcome::Saved { name, r#type },
+            })
+        }
+        Action::Delete { name } => {
+            let what = format!("delete {name}");
+            if let Err(e) = crate::memory::taxonomy::validate_name(name) {
+                return Ok(Outcome::Refused {
+                    what,
+                    why: e.to_string(),
+                });
+            }
+            if !store.dir.join(format!("{name}.md")).is_file() {
+                return Ok(Outcome::Refused {
+                    what,
+                    why: "there is no such memory".into(),
+                });
+            }
+            store.remove(name, session)?;
+            Ok(Outcome::Removed { name: name.clone() })
+        }
+    }
+}
+
+/// Run one session's extraction, from its cursor to the end of its transcript.
+pub fn run(job: &Job) -> Result<Report, Error> {
+    crate::fault::delay();
+    // Creates the repository on first use; the store lock is taken per mutation below.
+    let git_dir = Store::open(&job.memory_dir)?.repo.git_dir().to_path_buf();
+    let mut cursor = Cursor::load(&git_dir, &job.session);
+    let len = std::fs::metadata(&job.transcript)
+        .map_err(|source| Error::Io {
+            context: format!("reading {}", job.transcript.display()),
+            source,
+        })?
+        .len();
+    if cursor.offset > len
+        || cursor
+            .transcript
+            .as_ref()
+            .is_some_and(|t| *t != job.transcript)
+    {
+        // The transcript was replaced: start it over (saves by name do not duplicate).
+        cursor = Cursor::default();
+    }
+    let range = read_range(&job.transcript, cursor.offset, &job.memory_dir)?;
+    let mut report = Report {
+        session: job.session.clone(),
+        transcript: job.transcript.clone(),
+        from: cursor.offset,
+        to: range.end,
+        turns: range.turns.len(),
+        unreadable_lines: range.unreadable,
+        ..Report::default()
+    };
+    let session = Some(job.session.as_str());
+    if !range.memory_writes.is_empty() {
+        let adoption = Store::open(&job.memory_dir)?.adopt(session)?;
+        report.adopted = adoption.commits.iter().map(|(_, s)| s.clone()).collect();
+        report.skipped = Some(format!(
+            "the agent wrote memory itself in this range ({}); adopted its writes instead",
+            range.memory_writes.len()
+        ));
+    } else if job.trigger == Trigger::Hook && (range.turns.len() as u64) < u64::from(job.every) {
+        report.skipped = Some(format!(
+            "throttled: {} of {} turns since the last extraction",
+            range.turns.len(),
+            job.every
+        ));
+        return Ok(report);
+    } else if !range.turns.is_empty() {
+        report.outcomes = match &job.extractor {
+            Extractor::Builtin => {
+                let existing = existing_memories(&job.memory_dir)?;
+                let actions = builtin::extract(&range.turns, &existing);
+                let mut store = Store::open(&job.memory_dir)?;
+                let mut outcomes = Vec::new();
+                for action in &actions {
+                    outcomes.push(apply(&mut store, action, session)?);
+                    crate::fault::point("extract-mid-run");
+                }
+                outcomes
+            }
+            Extractor::Agent(config) => {
+                let index = read_index(&job.memory_dir.join(INDEX_FILE))?;
+                agent::run(config, job, &range.turns, &index)?
+            }
+        };
+    }
+    cursor = Cursor {
+        offset: range.end,
+        record: range.last_record.or(cursor.record),
+        transcript: Some(job.transcript.clone()),
+    };
+    cursor.store(&git_dir, &job.session)?;
+    report.cursor_advanced = report.to != report.from;
+    Ok(report)
+}

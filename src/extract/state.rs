@@ -1,0 +1,223 @@
+//! Extraction's own state, under the memory dir's `.git/memdir/` (never in the work tree, never
+//! committed): a cursor per session, and the stash of hook requests waiting for the worker.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// `<git dir>/memdir`.
+pub fn state_dir(git_dir: &Path) -> PathBuf {
+    git_dir.join("memdir")
+}
+
+/// A session id as a file name: ids are UUIDs; anything else is reduced to a safe spelling.
+pub fn session_file(session: &str) -> String {
+    let safe: String = session
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(100)
+        .collect();
+    if safe == session {
+        return format!("{safe}.json");
+    }
+    // Two ids that reduce to the same spelling must not share a cursor.
+    format!("{safe}-{:016x}.json", fnv1a(session.as_bytes()))
+}
+
+/// FNV-1a, 64 bits: a stable, dependency-free hash for names (not for security).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// Where extraction stopped in one session's transcript.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    /// The byte offset just after the last record processed.
+    pub offset: u64,
+    /// That record's uuid.
+    #[serde(default)]
+    pub record: Option<String>,
+    #[serde(default)]
+    pub transcript: Option<PathBuf>,
+}
+
+fn cursor_path(git_dir: &Path, session: &str) -> PathBuf {
+    state_dir(git_dir)
+        .join("cursors")
+        .join(session_file(session))
+}
+
+impl Cursor {
+    /// The session's cursor; the start when there is none (or it cannot be read).
+    pub fn load(git_dir: &Path, session: &str) -> Cursor {
+        std::fs::read(cursor_path(git_dir, session))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn store(&self, git_dir: &Path, session: &str) -> Result<(), Error> {
+        let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Io {
+            context: "encoding the cursor".into(),
+            source: std::io::Error::other(e),
+        })?;
+        write_atomic(&cursor_path(git_dir, session), &json)
+    }
+}
+
+/// What the hook asked for, waiting in `.git/memdir/requests/` for the worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    pub session: String,
+    pub transcript: PathBuf,
+    pub project: PathBuf,
+    /// The hook event (Stop, SessionEnd, PreCompact).
+    pub event: String,
+    /// Tells two requests for the same session apart (newest wins).
+    pub nonce: String,
+    /// The throttle in force for the session's project.
+    #[serde(default = "one")]
+    pub every: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+pub fn requests_dir(git_dir: &Path) -> PathBuf {
+    state_dir(git_dir).join("requests")
+}
+
+impl Request {
+    /// Stash it, replacing any older request for the same session.
+    pub fn stash(&self, git_dir: &Path) -> Result<(), Error> {
+        let json = serde_json::to_vec(self).map_err(|e| Error::Io {
+            context: "encoding the request".into(),
+            source: std::io::Error::other(e),
+        })?;
+        write_atomic(
+            &requests_dir(git_dir).join(session_file(&self.session)),
+            &json,
+        )
+    }
+
+    /// Every stashed request, oldest file name first; unreadable ones are dropped.
+    pub fn pending(git_dir: &Path) -> Vec<(PathBuf, Request)> {
+        let Ok(entries) = std::fs::read_dir(requests_dir(git_dir)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(PathBuf, Request)> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .filter_map(|path| {
+                let bytes = std::fs::read(&path).ok()?;
+                match serde_json::from_slice(&bytes) {
+                    Ok(request) => Some((path, request)),
+                    Err(_) => {
+                        let _ = std::fs::remove_file(&path);
+                        None
+                    }
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// Remove the stashed request at `path` if it is still this one (a newer one stays).
+    pub fn done(&self, path: &Path) -> Result<(), Error> {
+        let current = std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Request>(&b).ok());
+        if current.as_ref() == Some(self) {
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::Io {
+                        context: format!("removing {}", path.display()),
+                        source: e,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Write a small file so that readers see the old or the new bytes, never a mix.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let io = |source| Error::Io {
+        context: format!("writing {}", path.display()),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    // Unique per process and call: two hooks may stash for one session at once.
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let tmp = dir.join(format!(
+        ".{}.{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("state"),
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut file = File::create(&tmp).map_err(io)?;
+    file.write_all(bytes).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_files_are_safe_and_distinct() {
+        assert_eq!(
+            session_file("c45af7b1-cb7c-4e51-93db-8cbb250a877a"),
+            "c45af7b1-cb7c-4e51-93db-8cbb250a877a.json"
+        );
+        let a = session_file("../x");
+        let b = session_file("/.x");
+        assert!(!a.contains('/') && !a.starts_with('.'));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn newest_request_wins_and_done_keeps_a_newer_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut request = Request {
+            session: "s1".into(),
+            transcript: "/t.jsonl".into(),
+            project: "/p".into(),
+            event: "Stop".into(),
+            nonce: "1".into(),
+            every: 1,
+        };
+        request.stash(dir.path()).expect("stash");
+        let (path, first) = Request::pending(dir.path()).remove(0);
+        request.nonce = "2".into();
+        request.stash(dir.path()).expect("stash");
+        first.done(&path).expect("done");
+        let pending = Request::pending(dir.path());
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].1.nonce, "2");
+        pending[0].1.done(&pending[0].0).expect("done");
+        assert!(Request::pending(dir.path()).is_empty());
+    }
+}

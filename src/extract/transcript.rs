@@ -1,0 +1,550 @@
+//! A streaming reader for Claude Code session transcripts (JSONL, 2.0.x and 2.1.x; DESIGN §6).
+//!
+//! One record per line. Only what extraction needs is decoded: everything else (unknown record
+//! types, unknown fields, tool results, thinking) is skipped by the JSON parser without being
+//! kept. One API message spans several lines (one content block each, same `message.id`); the
+//! reader yields the blocks line by line and [`Turns`] puts them back together. Memory use is one
+//! line's worth, whatever the file size. A final line without its newline is still being written:
+//! the reader stops before it, so a cursor never points into the middle of a record.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::BufRead;
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
+
+/// One transcript record, as far as extraction cares.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    /// Text the person typed (a prompt), never a tool result or a meta message.
+    Prompt {
+        text: String,
+        timestamp: Option<DateTime<Utc>>,
+    },
+    /// One line of an assistant API message: its text and the tools it called.
+    Assistant {
+        message_id: Option<String>,
+        text: String,
+        tool_uses: Vec<ToolUse>,
+    },
+    /// A compaction boundary: what follows is a summary of what came before.
+    CompactBoundary,
+    /// A sub-agent's record (kept apart: never the person's words).
+    Sidechain,
+    /// Anything else: tool results, meta and command records, summaries, unknown types.
+    Other,
+}
+
+/// A tool call, with the path it writes to when it is a file-writing tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolUse {
+    pub name: String,
+    pub path: Option<String>,
+}
+
+/// The tools with which an agent writes files (mutual exclusion, DESIGN §6).
+pub const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+impl ToolUse {
+    /// The file this call writes, when it is a write.
+    pub fn written_path(&self) -> Option<&str> {
+        if WRITE_TOOLS.contains(&self.name.as_str()) {
+            self.path.as_deref()
+        } else {
+            None
+        }
+    }
+}
+
+/// A record and where it ends in the file (the offset a cursor stores after it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    pub end: u64,
+    pub uuid: Option<String>,
+    pub session: Option<String>,
+    pub cwd: Option<String>,
+    pub record: Record,
+}
+
+/// Reads records from a byte offset on.
+pub struct Reader<R> {
+    inner: R,
+    offset: u64,
+    line: Vec<u8>,
+    /// Complete lines that were not JSON objects (skipped).
+    pub unreadable: usize,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// `inner` must already be positioned at `offset`.
+    pub fn new(inner: R, offset: u64) -> Self {
+        Reader {
+            inner,
+            offset,
+            line: Vec::new(),
+            unreadable: 0,
+        }
+    }
+
+    /// The offset just after the last complete line read.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The next complete record, or `None` at the end (or before a partly written last line).
+    pub fn next_record(&mut self) -> std::io::Result<Option<Located>> {
+        loop {
+            self.line.clear();
+            let n = self.inner.read_until(b'\n', &mut self.line)?;
+            if n == 0 || self.line.last() != Some(&b'\n') {
+                return Ok(None);
+            }
+            self.offset += n as u64;
+            let text = trim_ascii(&self.line);
+            if text.is_empty() {
+                continue;
+            }
+            match serde_json::from_slice::<Line<'_>>(text) {
+                Ok(line) => {
+                    return Ok(Some(line.into_located(self.offset)));
+                }
+                Err(_) => self.unreadable += 1,
+            }
+        }
+    }
+}
+
+fn trim_ascii(bytes: &[u8]) -> &[u8] {
+    bytes.trim_ascii()
+}
+
+/// The fields of a line that extraction reads; serde skips the rest.
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(default)]
+    uuid: Option<String>,
+    #[serde(rename = "sessionId", default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(rename = "isSidechain", default, deserialize_with = "lenient_bool")]
+    is_sidechain: bool,
+    #[serde(rename = "isMeta", default, deserialize_with = "lenient_bool")]
+    is_meta: bool,
+    #[serde(
+        rename = "isCompactSummary",
+        default,
+        deserialize_with = "lenient_bool"
+    )]
+    is_compact_summary: bool,
+    #[serde(
+        rename = "isVisibleInTranscriptOnly",
+        default,
+        deserialize_with = "lenient_bool"
+    )]
+    transcript_only: bool,
+    #[serde(borrow, default)]
+    timestamp: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "lenient_message")]
+    message: Option<Message>,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    content: Content,
+}
+
+/// `message.content`: a string, or an array of blocks.
+#[derive(Default)]
+enum Content {
+    #[default]
+    None,
+    Text(String),
+    Blocks(Vec<Block>),
+}
+
+#[derive(Deserialize)]
+struct Block {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "lenient_input")]
+    input: Option<ToolInput>,
+}
+
+#[derive(Deserialize)]
+struct ToolInput {
+    #[serde(default)]
+    file_path: Option<String>,
+    #[serde(default)]
+    notebook_path: Option<String>,
+}
+
+/// A field of an unexpected shape is treated as absent, not as an unreadable line.
+fn lenient<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(T::deserialize(value).ok())
+}
+
+fn lenient_bool<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(lenient::<D, bool>(d)?.unwrap_or(false))
+}
+
+fn lenient_message<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Message>, D::Error> {
+    d.deserialize_any(MessageVisitor)
+}
+
+fn lenient_input<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ToolInput>, D::Error> {
+    lenient::<D, ToolInput>(d)
+}
+
+/// `message` is an object in every known version; anything else is skipped without buffering.
+struct MessageVisitor;
+
+impl<'de> Visitor<'de> for MessageVisitor {
+    type Value = Option<Message>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a message")
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Message::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+impl<'de> Deserialize<'de> for Content {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ContentVisitor;
+        impl<'de> Visitor<'de> for ContentVisitor {
+            type Value = Content;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or an array of content blocks")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content, E> {
+                Ok(Content::Text(s.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Content, E> {
+                Ok(Content::Text(s))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content, A::Error> {
+                let mut blocks = Vec::new();
+                while let Some(block) = seq.next_element::<serde_json::Value>()? {
+                    // A block of an unknown shape is skipped, not an error.
+                    if let Ok(block) = Block::deserialize(block) {
+                        blocks.push(block);
+                    }
+                }
+                Ok(Content::Blocks(blocks))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
+                Ok(Content::None)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Content::None)
+            }
+        }
+        d.deserialize_any(ContentVisitor)
+    }
+}
+
+/// Prompts Claude Code itself puts in the person's place.
+fn is_synthetic_prompt(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "<command-name>",
+        "<command-message>",
+        "<command-args>",
+        "<local-command-stdout>",
+        "<local-command-stderr>",
+        "<local-command-caveat>",
+        "<system-reminder>",
+        "<task-notification>",
+        "<bash-input>",
+        "<bash-stdout>",
+        "<bash-stderr>",
+        "<user-memory-input>",
+        "Caveat: The messages below were generated by the user while running local commands",
+        "This session is being continued from a previous conversation",
+        "[Request interrupted by user",
+    ]
+    .iter()
+    .any(|prefix| t.starts_with(prefix))
+}
+
+impl Line<'_> {
+    fn into_located(self, end: u64) -> Located {
+        let record = self.record();
+        Located {
+            end,
+            uuid: self.uuid,
+            session: self.session_id,
+            cwd: self.cwd,
+            record,
+        }
+    }
+
+    fn record(&self) -> Record {
+        let kind = self.kind.as_deref().unwrap_or("");
+        if kind == "system" && self.subtype.as_deref() == Some("compact_boundary") {
+            return Record::CompactBoundary;
+        }
+        if !matches!(kind, "user" | "assistant") {
+            return Record::Other;
+        }
+        if self.is_sidechain {
+            return Record::Sidechain;
+        }
+        let Some(message) = &self.message else {
+            return Record::Other;
+        };
+        if kind == "assistant" {
+            let mut text = String::new();
+            let mut tool_uses = Vec::new();
+            if let Content::Blocks(blocks) = &message.content {
+                for block in blocks {
+                    match block.kind.as_str() {
+                        "text" => push_text(&mut text, block.text.as_deref().unwrap_or("")),
+                        "tool_use" => tool_uses.push(ToolUse {
+                            name: block.name.clone().unwrap_or_default(),
+                            path: block
+                                .input
+                                .as_ref()
+                                .and_then(|i| i.file_path.clone().or(i.notebook_path.clone())),
+                        }),
+                        _ => {}
+                    }
+                }
+            } else if let Content::Text(t) = &message.content {
+                text.push_str(t);
+            }
+            return Record::Assistant {
+                message_id: message.id.clone(),
+                text,
+                tool_uses,
+            };
+        }
+        if self.is_meta || self.is_compact_summary || self.transcript_only {
+            return Record::Other;
+        }
+        let text = match &message.content {
+            Content::Text(t) => t.clone(),
+            Content::Blocks(blocks) => {
+                // A tool result is the tool speaking, not the person.
+                if blocks.iter().any(|b| b.kind == "tool_result") {
+                    return Record::Other;
+                }
+                let mut text = String::new();
+                for block in blocks.iter().filter(|b| b.kind == "text") {
+                    push_text(&mut text, block.text.as_deref().unwrap_or(""));
+                }
+                text
+            }
+            Content::None => String::new(),
+        };
+        if text.trim().is_empty() || is_synthetic_prompt(&text) {
+            return Record::Other;
+        }
+        Record::Prompt {
+            text,
+            timestamp: self
+                .timestamp
+                .as_deref()
+                .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| t.with_timezone(&Utc)),
+        }
+    }
+}
+
+fn push_text(out: &mut String, text: &str) {
+    if !out.is_empty() && !text.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(text);
+}
+
+/// A person's prompt and what the assistant answered before it (the context a "yes" confirms).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    /// The assistant's text just before this prompt (empty at the start).
+    pub previous_reply: String,
+    pub prompt: String,
+    pub timestamp: Option<DateTime<Utc>>,
+    /// Offset just after the prompt's record.
+    pub end: u64,
+}
+
+/// Puts assistant messages back together and pairs each prompt with the reply before it.
+#[derive(Default)]
+pub struct Turns {
+    reply: String,
+    reply_id: Option<String>,
+}
+
+impl Turns {
+    /// Feed a record; returns a turn when the record is a prompt.
+    pub fn push(&mut self, located: &Located) -> Option<Turn> {
+        match &located.record {
+            Record::Assistant {
+                message_id, text, ..
+            } => {
+                if message_id.is_none() || *message_id != self.reply_id {
+                    self.reply.clear();
+                    self.reply_id = message_id.clone();
+                }
+                push_text(&mut self.reply, text);
+                None
+            }
+            Record::Prompt { text, timestamp } => {
+                let turn = Turn {
+                    previous_reply: std::mem::take(&mut self.reply),
+                    prompt: text.clone(),
+                    timestamp: *timestamp,
+                    end: located.end,
+                };
+                self.reply_id = None;
+                Some(turn)
+            }
+            Record::CompactBoundary => {
+                self.reply.clear();
+                self.reply_id = None;
+                None
+            }
+            Record::Sidechain | Record::Other => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(text: &str) -> (Vec<Located>, u64, usize) {
+        let mut reader = Reader::new(text.as_bytes(), 0);
+        let mut out = Vec::new();
+        while let Some(r) = reader.next_record().expect("in-memory read") {
+            out.push(r);
+        }
+        (out, reader.offset(), reader.unreadable)
+    }
+
+    #[test]
+    fn prompts_as_string_and_blocks_tool_results_are_not_prompts() {
+        let text = concat!(
+            r#"{"type":"user","uuid":"a","message":{"role":"user","content":"use pnpm"},"timestamp":"2026-03-05T10:00:00.000Z"}"#,
+            "\n",
+            r#"{"type":"user","uuid":"b","message":{"role":"user","content":[{"type":"text","text":"hello"},{"type":"image"}]}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"c","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"remember that x"}]}}"#,
+            "\n",
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"meta"}}"#,
+            "\n",
+        );
+        let (records, end, unreadable) = read_all(text);
+        assert_eq!(end, text.len() as u64);
+        assert_eq!(unreadable, 0);
+        let prompts: Vec<_> = records
+            .iter()
+            .filter_map(|r| match &r.record {
+                Record::Prompt { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(prompts, ["use pnpm", "hello"]);
+        assert_eq!(records[0].uuid.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn a_partial_last_line_is_left_for_later_and_garbage_is_skipped() {
+        let text = "not json\n{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n{\"type\":\"us";
+        let (records, end, unreadable) = read_all(text);
+        assert_eq!(records.len(), 1);
+        assert_eq!(unreadable, 1);
+        assert_eq!(end, text.rfind('\n').map(|i| i + 1).unwrap_or(0) as u64);
+    }
+
+    #[test]
+    fn odd_shapes_are_skipped_not_errors() {
+        let text = concat!(
+            r#"{"type":"user","message":"a string","isMeta":"yes"}"#,
+            "\n",
+            r#"{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","name":"Write","input":{"file_path":7}},{"type":"text","text":"ok"}]}}"#,
+            "\n",
+            r#"{"type":"weird-new-type","message":[1,2,3]}"#,
+            "\n",
+        );
+        let (records, _, unreadable) = read_all(text);
+        assert_eq!(unreadable, 0);
+        assert_eq!(records[0].record, Record::Other);
+        assert_eq!(
+            records[1].record,
+            Record::Assistant {
+                message_id: Some("m".into()),
+                text: "ok".into(),
+                tool_uses: vec![ToolUse {
+                    name: "Write".into(),
+                    path: None
+                }],
+            }
+        );
+        assert_eq!(records[2].record, Record::Other);
+    }
+
+    #[test]
+    fn one_api_message_over_several_lines_is_one_reply() {
+        let text = concat!(
+            r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Shall I always use tabs?"}]}}"#,
+            "\n",
+            r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Or spaces?"}]}}"#,
+            "\n",
+            r#"{"type":"user","message":{"content":"yes, tabs"}}"#,
+            "\n",
+        );
+        let (records, _, _) = read_all(text);
+        let mut turns = Turns::default();
+        let got: Vec<_> = records.iter().filter_map(|r| turns.push(r)).collect();
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            got[0].previous_reply,
+            "Shall I always use tabs?\nOr spaces?"
+        );
+        assert_eq!(got[0].prompt, "yes, tabs");
+    }
+}

@@ -1,0 +1,437 @@
+//! `memdir extract`: foreground runs, cursors, mutual exclusion, the enable switch, and the
+//! background worker (coalescing, trailing runs, a killed worker).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, subjects};
+
+/// Transcript lines in Claude Code's format (2.1.x), enough for extraction.
+pub struct Transcript {
+    session: String,
+    cwd: PathBuf,
+    lines: Vec<String>,
+    n: usize,
+}
+
+impl Transcript {
+    pub fn new(session: &str, cwd: &Path) -> Transcript {
+        Transcript {
+            session: session.into(),
+            cwd: cwd.to_path_buf(),
+            lines: Vec::new(),
+            n: 0,
+        }
+    }
+
+    fn base(&mut self, kind: &str) -> serde_json::Value {
+        self.n += 1;
+        serde_json::json!({
+            "parentUuid": null,
+            "isSidechain": false,
+            "userType": "external",
+            "cwd": self.cwd,
+            "sessionId": self.session,
+            "version": "2.1.38",
+            "gitBranch": "main",
+            "type": kind,
+            "uuid": format!("{}-{:04}", self.session, self.n),
+            "timestamp": format!("2026-03-05T10:{:02}:00.000Z", self.n % 60),
+        })
+    }
+
+    pub fn user(&mut self, text: &str) -> &mut Self {
+        let mut record = self.base("user");
+        record["message"] = serde_json::json!({"role": "user", "content": text});
+        self.lines.push(record.to_string());
+        self
+    }
+
+    pub fn assistant(&mut self, text: &str) -> &mut Self {
+        let mut record = self.base("assistant");
+        record["message"] = serde_json::json!({
+            "id": format!("msg_{}", self.n), "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": text}]
+        });
+        self.lines.push(record.to_string());
+        self
+    }
+
+    pub fn write_tool(&mut self, tool: &str, path: &Path) -> &mut Self {
+        let mut record = self.base("assistant");
+        record["message"] = serde_json::json!({
+            "id": format!("msg_{}", self.n), "type": "message", "role": "assistant",
+            "content": [{"type": "tool_use", "id": format!("toolu_{}", self.n), "name": tool,
+                         "input": {"file_path": path, "content": "x"}}]
+        });
+        self.lines.push(record.to_string());
+        self
+    }
+
+    pub fn text(&self) -> String {
+        self.lines.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    pub fn write(&self, path: &Path) {
+        std::fs::write(path, self.text()).expect("write transcript");
+    }
+}
+
+fn cursor_offset(memory_dir: &Path, session: &str) -> Option<u64> {
+    let path = memory_dir
+        .join(".git/memdir/cursors")
+        .join(format!("{session}.json"));
+    let bytes = std::fs::read(path).ok()?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes).expect("cursor is JSON");
+    json["offset"].as_u64()
+}
+
+fn outcomes(report: &serde_json::Value) -> Vec<String> {
+    report["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {}",
+                o["outcome"].as_str().unwrap_or(""),
+                o["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn foreground_saves_once_and_a_second_run_starts_at_the_cursor() {
+    let env = TestEnv::new();
+    let file = env.root.join("s1.jsonl");
+    let mut t = Transcript::new("s1", &env.project);
+    t.user("Fix the flaky login test please.")
+        .assistant("Fixed: the test raced the server start.")
+        .user("From now on, always run cargo fmt before committing.")
+        .assistant("Will do.");
+    t.write(&file);
+    let file_arg = file.to_str().expect("utf-8 path");
+    let report = env
+        .ok(&["extract", "--transcript", file_arg, "--json"])
+        .json();
+    assert_eq!(report["turns"], 2);
+    assert_eq!(outcomes(&report), ["saved run-cargo-fmt-committing"]);
+    let dir = env.memory_dir();
+    let body =
+        std::fs::read_to_string(dir.join("run-cargo-fmt-committing.md")).expect("topic file");
+    assert!(
+        body.contains("type: feedback") && body.contains("**Why:**"),
+        "{body}"
+    );
+    assert_eq!(cursor_offset(&dir, "s1"), Some(t.text().len() as u64));
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+    assert_eq!(subjects(&dir), ["save(feedback): run-cargo-fmt-committing"]);
+    let log = git(&dir, &["log", "-1", "--format=%B"]);
+    assert!(log.contains("Memdir-Session: s1"), "{log}");
+
+    // Nothing new: nothing read, nothing committed.
+    let again = env
+        .ok(&["extract", "--transcript", file_arg, "--json"])
+        .json();
+    assert_eq!(again["turns"], 0);
+    assert_eq!(again["from"], again["to"]);
+    assert_eq!(subjects(&dir).len(), 1);
+
+    // The session goes on; only the new part is read.
+    t.user(
+        "Our roadmap board is https://linear.app/acme/project/ingest, check it before planning.",
+    );
+    t.write(&file);
+    let more = env
+        .ok(&["extract", "--transcript", file_arg, "--json"])
+        .json();
+    assert_eq!(more["turns"], 1);
+    assert_eq!(more["outcomes"][0]["outcome"], "saved");
+    assert_eq!(more["outcomes"][0]["type"], "reference");
+    assert_eq!(subjects(&dir).len(), 2);
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn a_record_still_being_written_waits_for_the_next_run() {
+    let env = TestEnv::new();
+    let file = env.root.join("s2.jsonl");
+    let mut t = Transcript::new("s2", &env.project);
+    t.user("Remember that the staging database is shared with QA, so never reset it.");
+    let full = t.text();
+    let cut = full.len() - 20;
+    std::fs::write(&file, &full[..cut]).expect("partial write");
+    let file_arg = file.to_str().expect("utf-8 path");
+    let first = env
+        .ok(&["extract", "--transcript", file_arg, "--json"])
+        .json();
+    assert_eq!(first["turns"], 0);
+    assert_eq!(first["to"], 0);
+    std::fs::write(&file, &full).expect("complete write");
+    let second = env
+        .ok(&["extract", "--transcript", file_arg, "--json"])
+        .json();
+    assert_eq!(second["turns"], 1);
+    assert_eq!(second["outcomes"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn memory_the_agent_wrote_itself_is_adopted_not_extracted_again() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    std::fs::create_dir_all(&dir).expect("memory dir");
+    // The agent saves a memory with its own tools, as Claude Code does.
+    std::fs::write(
+        dir.join("tabs.md"),
+        "---\nname: tabs\ndescription: Indent with tabs\ntype: feedback\n---\nIndent with tabs.\n",
+    )
+    .expect("topic");
+    std::fs::write(
+        dir.join("MEMORY.md"),
+        "- [Tabs](tabs.md) — Indent with tabs\n",
+    )
+    .expect("index");
+    let file = env.root.join("s3.jsonl");
+    let mut t = Transcript::new("s3", &env.project);
+    t.user("Always indent with tabs, remember that.")
+        .write_tool("Write", &dir.join("tabs.md"))
+        .write_tool("Edit", &dir.join("MEMORY.md"))
+        .assistant("Saved to memory.");
+    t.write(&file);
+    let report = env
+        .ok(&[
+            "extract",
+            "--transcript",
+            file.to_str().expect("utf-8"),
+            "--json",
+        ])
+        .json();
+    assert!(
+        report["skipped"]
+            .as_str()
+            .is_some_and(|s| s.contains("wrote memory itself")),
+        "{report}"
+    );
+    assert_eq!(report["outcomes"].as_array().map(Vec::len), Some(0));
+    assert_eq!(report["adopted"][0], "adopt(feedback): tabs");
+    assert_eq!(cursor_offset(&dir, "s3"), Some(t.text().len() as u64));
+    assert_eq!(subjects(&dir), ["adopt(feedback): tabs"]);
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn auto_memory_off_extracts_nothing_and_says_so() {
+    let mut env = TestEnv::new();
+    env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    let file = env.root.join("s4.jsonl");
+    Transcript::new("s4", &env.project)
+        .user("From now on always use pnpm.")
+        .write(&file);
+    env.fails(
+        &["extract", "--transcript", file.to_str().expect("utf-8")],
+        3,
+        "auto memory is disabled by CLAUDE_CODE_DISABLE_AUTO_MEMORY=1",
+    );
+    let payload = serde_json::json!({"session_id": "s4", "transcript_path": file, "cwd": env.project, "hook_event_name": "Stop"});
+    let run = env.run_with_stdin(&["extract", "--hook"], &payload.to_string());
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(!env.root.join("home/.claude/projects").exists());
+}
+
+#[test]
+fn bad_usage_is_refused() {
+    let env = TestEnv::new();
+    env.fails(&["extract"], 2, "error:");
+    env.fails(
+        &["extract", "--transcript", "/nonexistent.jsonl"],
+        2,
+        "no transcript at /nonexistent.jsonl",
+    );
+    let file = env.root.join("x.jsonl");
+    std::fs::write(&file, "").expect("empty transcript");
+    env.fails(
+        &[
+            "extract",
+            "--transcript",
+            file.to_str().expect("utf-8"),
+            "--extractor",
+            "agent",
+        ],
+        2,
+        "needs --agent-cmd",
+    );
+    let run = env.run_with_stdin(&["extract", "--hook"], "not json");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("error: the hook payload"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Live `memdir extract --worker` processes for this memory dir.
+fn live_workers(memory_dir: &Path) -> usize {
+    let needle = memory_dir.to_str().expect("utf-8");
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains("--worker") && c.contains(needle))
+        .count()
+}
+
+fn hook_payload(session: &str, transcript: &Path, cwd: &Path, event: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": transcript,
+        "cwd": cwd,
+        "hook_event_name": event,
+        "stop_hook_active": false,
+    })
+    .to_string()
+}
+
+#[test]
+fn twenty_hook_calls_for_three_sessions_one_worker_then_drain() {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_FAULT_DELAY_MS", "150");
+    let dir = env.memory_dir();
+    let rules = [
+        ("a", "From now on, always run the linter before committing."),
+        ("b", "Never force-push to the main branch."),
+        ("c", "Always write commit messages in the imperative mood."),
+    ];
+    let mut files = Vec::new();
+    for (session, rule) in rules {
+        let file = env.root.join(format!("{session}.jsonl"));
+        let mut t = Transcript::new(session, &env.project);
+        t.user("Let's get started on the release notes.")
+            .assistant("Sure.")
+            .user(rule);
+        t.write(&file);
+        files.push((session, file, t));
+    }
+    for i in 0..20 {
+        let (session, file, t) = &mut files[i % 3];
+        // The sessions go on while the hooks fire.
+        t.assistant("Done.").user("Thanks, next item.");
+        t.write(file);
+        let run = env.run_with_stdin(
+            &["extract", "--hook"],
+            &hook_payload(session, file, &env.project, "Stop"),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout, "");
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(live_workers(&dir), 1);
+    let drained = env.ok(&["extract", "--drain", "--timeout", "60"]);
+    assert_eq!(live_workers(&dir), 0, "{}", drained.stdout);
+    for (session, file, _) in &files {
+        let len = std::fs::metadata(file).expect("transcript").len();
+        assert_eq!(cursor_offset(&dir, session), Some(len), "session {session}");
+    }
+    let mut saved = subjects(&dir);
+    saved.sort();
+    assert_eq!(
+        saved,
+        [
+            "save(feedback): force-push-main-branch",
+            "save(feedback): run-linter-committing",
+            "save(feedback): write-commit-messages-imperative-mood",
+        ]
+    );
+    assert!(
+        !dir.join(".git/memdir/requests")
+            .read_dir()
+            .is_ok_and(|mut d| d.next().is_some())
+    );
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn the_throttle_waits_but_a_trailing_run_does_not() {
+    let mut env = TestEnv::new();
+    std::fs::create_dir_all(env.home.join(".claude")).expect("config dir");
+    std::fs::write(
+        env.home.join(".claude/settings.json"),
+        r#"{"memdir": {"extractEveryTurns": 3}}"#,
+    )
+    .expect("settings");
+    env.set_var("MEMDIR_FAULT_DELAY_MS", "400");
+    let dir = env.memory_dir();
+    let first = env.root.join("first.jsonl");
+    Transcript::new("first", &env.project)
+        .user("Never commit generated files.")
+        .write(&first);
+    let second = env.root.join("second.jsonl");
+    Transcript::new("second", &env.project)
+        .user("Always squash before merging.")
+        .write(&second);
+    let hook = |session: &str, file: &Path| {
+        let run = env.run_with_stdin(
+            &["extract", "--hook"],
+            &hook_payload(session, file, &env.project, "Stop"),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    };
+    hook("first", &first);
+    std::thread::sleep(Duration::from_millis(150));
+    // Arrives while the worker runs: served by a trailing run, which skips the throttle.
+    hook("second", &second);
+    env.ok(&["extract", "--drain"]);
+    assert_eq!(cursor_offset(&dir, "first"), None, "1 turn of 3: throttled");
+    assert!(cursor_offset(&dir, "second").is_some());
+    assert_eq!(subjects(&dir), ["save(feedback): squash-merging"]);
+    // SessionEnd does not wait for the throttle either.
+    let run = env.run_with_stdin(
+        &["extract", "--hook"],
+        &hook_payload("first", &first, &env.project, "SessionEnd"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    env.ok(&["extract", "--drain"]);
+    assert!(cursor_offset(&dir, "first").is_some());
+    assert_eq!(subjects(&dir).len(), 2);
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_FAULT", "extract-mid-run");
+    let dir = env.memory_dir();
+    let file = env.root.join("k.jsonl");
+    let mut t = Transcript::new("k", &env.project);
+    t.user("From now on always use pnpm. Never deploy on Fridays.");
+    t.write(&file);
+    let run = env.run_with_stdin(
+        &["extract", "--hook"],
+        &hook_payload("k", &file, &env.project, "Stop"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The worker dies after its first save.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while live_workers(&dir) > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(subjects(&dir).len(), 1, "one save before the crash");
+    assert_eq!(cursor_offset(&dir, "k"), None, "the cursor did not move");
+    env.set_var("MEMDIR_FAULT", "none");
+    env.ok(&["extract", "--drain"]);
+    assert_eq!(cursor_offset(&dir, "k"), Some(t.text().len() as u64));
+    let mut saved = subjects(&dir);
+    saved.sort();
+    assert_eq!(
+        saved,
+        [
+            "save(feedback): deploy-fridays",
+            "save(feedback): package-manager"
+        ],
+        "each memory saved once"
+    );
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+}
