@@ -15,6 +15,7 @@ pub mod context;
 pub mod diff;
 pub mod doctor;
 pub mod extract;
+pub mod hooks;
 pub mod index;
 pub mod init;
 pub mod list;
@@ -82,6 +83,7 @@ pub enum Command {
     Undo(rollback::UndoArgs),
     Restore(restore::RestoreArgs),
     Extract(extract::ExtractArgs),
+    Hooks(hooks::HooksArgs),
 }
 
 /// Where output goes: the library never prints to the process's streams itself.
@@ -324,5 +326,6 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Undo(args) => rollback::run_undo(&ctx, args, output),
         Command::Restore(args) => restore::run(&ctx, args, output),
         Command::Extract(args) => extract::run(&ctx, args, output),
+        Command::Hooks(args) => hooks::run(&ctx, args, output),
     }
 }

@@ -12,6 +12,7 @@ mod crash;
 mod doctor;
 mod extract;
 mod history;
+mod hooks;
 mod paths;
 mod save;
 mod truncate;

@@ -1,0 +1,306 @@
+//! `memdir hooks install --claude` (DESIGN §11): memdir's Claude Code hook entries merged into a
+//! settings file, never clobbering what the user has there, and idempotent.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::common::TestEnv;
+
+/// What a fresh install writes: the entries of `hooks/claude-settings.json`, as Claude Code's
+/// settings schema (2.1.332) wants them.
+fn memdir_entries(program: &str) -> Value {
+    let extract =
+        json!([{"hooks": [{"type": "command", "command": format!("{program} extract --hook")}]}]);
+    json!({"hooks": {
+        "Stop": extract,
+        "SessionEnd": extract,
+        "PreCompact": extract,
+        "PostToolUse": [{
+            "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+            "hooks": [{"type": "command", "command": format!("{program} snapshot --hook")}]
+        }]
+    }})
+}
+
+fn user_settings(env: &TestEnv) -> PathBuf {
+    env.home.join(".claude/settings.json")
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON ({e}): {text}", path.display()))
+}
+
+/// Keys of a JSON object in file order (serde_json keeps it: `preserve_order`).
+fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn fresh_install_writes_exactly_memdirs_entries() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    assert!(!file.exists());
+    let run = env.ok(&["hooks", "install", "--claude"]);
+    assert_eq!(read_json(&file), memdir_entries("memdir"));
+    for event in ["Stop", "SessionEnd", "PreCompact", "PostToolUse"] {
+        assert!(
+            run.stdout.contains(event),
+            "{event} not reported: {}",
+            run.stdout
+        );
+    }
+    let text = std::fs::read_to_string(&file).expect("read");
+    assert!(text.ends_with("}\n"), "no final newline: {text:?}");
+    assert!(
+        text.contains("\n  \"hooks\": {\n    \"Stop\""),
+        "not 2-space JSON: {text}"
+    );
+    // `hooks show` prints the same entries, to paste by hand.
+    let shown: Value = serde_json::from_str(&env.ok(&["hooks", "show"]).stdout).expect("JSON");
+    assert_eq!(shown, memdir_entries("memdir"));
+}
+
+#[test]
+fn the_user_file_follows_claude_config_dir() {
+    let mut env = TestEnv::new();
+    let config = env.root.join("config");
+    env.set_var("CLAUDE_CONFIG_DIR", config.to_str().expect("utf-8"));
+    let json = env.ok(&["hooks", "install", "--claude", "--json"]).json();
+    let file = config.join("settings.json");
+    assert_eq!(json["file"], file.display().to_string());
+    assert_eq!(read_json(&file), memdir_entries("memdir"));
+    assert!(!user_settings(&env).exists());
+}
+
+#[test]
+fn merge_keeps_every_other_setting_and_hook_in_order() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    let before = json!({
+        "permissions": {"allow": ["Bash(cargo test:*)"], "deny": []},
+        "model": "opus",
+        "hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": "notify-send done", "timeout": 5}]}],
+            "PostToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]}
+            ],
+            "Notification": []
+        },
+        "statusLine": {"type": "command", "command": "status.sh"}
+    });
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
+    std::fs::write(&file, serde_json::to_string_pretty(&before).expect("json")).expect("write");
+
+    let json = env.ok(&["hooks", "install", "--claude", "--json"]).json();
+    assert_eq!(json["unchanged"], false);
+    let added: Vec<(&str, &str)> = json["added"]
+        .as_array()
+        .expect("added")
+        .iter()
+        .map(|a| {
+            (
+                a["event"].as_str().expect("event"),
+                a["command"].as_str().expect("command"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        added,
+        [
+            ("Stop", "memdir extract --hook"),
+            ("SessionEnd", "memdir extract --hook"),
+            ("PreCompact", "memdir extract --hook"),
+            ("PostToolUse", "memdir snapshot --hook"),
+        ]
+    );
+
+    let after = read_json(&file);
+    assert_eq!(
+        keys(&after),
+        ["permissions", "model", "hooks", "statusLine"]
+    );
+    assert_eq!(after["permissions"], before["permissions"]);
+    assert_eq!(after["model"], "opus");
+    assert_eq!(after["statusLine"], before["statusLine"]);
+    let hooks = &after["hooks"];
+    // The user's events first, in their order, then the new ones.
+    assert_eq!(
+        keys(hooks),
+        [
+            "Stop",
+            "PostToolUse",
+            "Notification",
+            "SessionEnd",
+            "PreCompact"
+        ]
+    );
+    assert_eq!(hooks["Notification"], json!([]));
+    // Existing entries stay first and unchanged; memdir's come after them.
+    assert_eq!(
+        hooks["Stop"],
+        json!([
+            {"hooks": [{"type": "command", "command": "notify-send done", "timeout": 5}]},
+            {"hooks": [{"type": "command", "command": "memdir extract --hook"}]}
+        ])
+    );
+    assert_eq!(
+        hooks["PostToolUse"],
+        json!([
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]},
+            {"matcher": "Write|Edit|MultiEdit|NotebookEdit",
+             "hooks": [{"type": "command", "command": "memdir snapshot --hook"}]}
+        ])
+    );
+    assert_eq!(
+        hooks["SessionEnd"],
+        memdir_entries("memdir")["hooks"]["SessionEnd"]
+    );
+    assert_eq!(
+        hooks["PreCompact"],
+        memdir_entries("memdir")["hooks"]["PreCompact"]
+    );
+}
+
+#[test]
+fn a_second_install_changes_nothing() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
+    std::fs::write(&file, r#"{"model": "sonnet", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say hi"}]}]}}"#)
+        .expect("write");
+    env.ok(&["hooks", "install", "--claude"]);
+    let first = std::fs::read(&file).expect("read");
+    let modified = std::fs::metadata(&file)
+        .expect("stat")
+        .modified()
+        .expect("mtime");
+
+    let plain = env.ok(&["hooks", "install", "--claude"]);
+    assert!(
+        plain.stdout.contains("already installed"),
+        "{}",
+        plain.stdout
+    );
+    let json = env.ok(&["hooks", "install", "--claude", "--json"]).json();
+    assert_eq!(json["unchanged"], true);
+    assert_eq!(json["added"], json!([]));
+    assert_eq!(std::fs::read(&file).expect("read"), first);
+    assert_eq!(
+        std::fs::metadata(&file)
+            .expect("stat")
+            .modified()
+            .expect("mtime"),
+        modified
+    );
+    // Each event runs memdir once.
+    let after = read_json(&file);
+    assert_eq!(after["hooks"]["Stop"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        after["hooks"]["PostToolUse"].as_array().map(Vec::len),
+        Some(1)
+    );
+}
+
+#[test]
+fn command_sets_the_executable_and_updates_an_old_path() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    env.ok(&["hooks", "install", "--claude"]);
+    let program = "/opt/my tools/memdir";
+    let json = env
+        .ok(&[
+            "hooks",
+            "install",
+            "--claude",
+            "--command",
+            program,
+            "--json",
+        ])
+        .json();
+    assert_eq!(json["added"], json!([]));
+    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(4), "{json}");
+    // Replaced in place, not added next to the old command; quoted for the shell.
+    assert_eq!(read_json(&file), memdir_entries("'/opt/my tools/memdir'"));
+}
+
+#[test]
+fn project_local_scope_writes_the_projects_local_settings() {
+    let env = TestEnv::new();
+    let json = env
+        .ok(&[
+            "hooks",
+            "install",
+            "--claude",
+            "--scope",
+            "project-local",
+            "--json",
+        ])
+        .json();
+    let file = env.project.join(".claude/settings.local.json");
+    assert_eq!(json["file"], file.display().to_string());
+    assert_eq!(read_json(&file), memdir_entries("memdir"));
+    assert!(!user_settings(&env).exists());
+    assert!(!env.project.join(".claude/settings.json").exists());
+
+    // --project chooses the project.
+    let other = env.root.join("other");
+    std::fs::create_dir_all(&other).expect("dir");
+    env.ok(&[
+        "--project",
+        other.to_str().expect("utf-8"),
+        "hooks",
+        "install",
+        "--claude",
+        "--scope",
+        "project-local",
+    ]);
+    assert_eq!(
+        read_json(&other.join(".claude/settings.local.json")),
+        memdir_entries("memdir")
+    );
+}
+
+#[test]
+fn malformed_settings_are_left_byte_for_byte() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
+    for bad in [
+        "{\"model\": \"opus\",, }\n",
+        "[1, 2]\n",
+        "{\"hooks\": {\"Stop\": {\"command\": \"x\"}}}\n",
+    ] {
+        std::fs::write(&file, bad).expect("write");
+        let run = env.fails(&["hooks", "install", "--claude"], 2, "error: ");
+        assert!(
+            run.stderr.contains(&file.display().to_string()),
+            "the error does not name the file: {}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), bad);
+        let leftovers: Vec<_> = std::fs::read_dir(file.parent().expect("parent"))
+            .expect("ls")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(leftovers, ["settings.json"]);
+    }
+}
+
+#[test]
+fn install_needs_a_target() {
+    let env = TestEnv::new();
+    let run = env.fails(&["hooks", "install"], 2, "--claude");
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    assert!(!user_settings(&env).exists());
+    assert!(!env.project.join(".claude").exists());
+}
