@@ -244,15 +244,16 @@ pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
 pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Result<Outcome, Error> {
     match action {
         Action::Save(draft) => {
-            let what = format!("save {}", draft.name);
             for text in [&draft.body, &draft.description, &draft.name] {
                 if let Some(kind) = crate::secrets::find(text) {
+                    // Not even the name is echoed: it may be the secret.
                     return Ok(Outcome::Refused {
-                        what,
+                        what: format!("a {} memory", draft.memory_type),
                         why: format!("it holds {kind}; secrets are never saved"),
                     });
                 }
             }
+            let what = format!("save {}", draft.name);
             if draft.body.len() > MAX_BODY_BYTES {
                 return Ok(Outcome::Refused {
                     what,

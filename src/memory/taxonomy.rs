@@ -84,6 +84,9 @@ pub fn validate_name(name: &str) -> Result<(), InvalidName> {
         Some("it holds upper-case letters")
     } else if name.starts_with('-') {
         Some("it starts with '-'")
+    } else if name.eq_ignore_ascii_case("memory") {
+        // memory.md and MEMORY.md are one file on case-insensitive file systems.
+        Some("memory.md would collide with the index, MEMORY.md")
     } else if !name
         .bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')

@@ -4,6 +4,7 @@
 mod common;
 
 mod adopt;
+mod agent;
 mod bad_input;
 mod concurrency;
 mod context;
