@@ -43,8 +43,28 @@ pattern!(
     r"(?i)^(?:(?:and|also|so|please)[,]?\s+)*(?:please\s+)?(?:remember|note|keep in mind|save|memori[sz]e)\s+(?:both|all|this|that|these|those|it|them|all of (?:this|that|it|them)|(?:both|all) of (?:these|those|them))(?:\s+(?:for next time|for later|please))?\W*$|^(?:请)?(?:记住|记下)(?:这些|这个|这两点|这几点|以上|上面的)?\W*$"
 );
 pattern!(
+    THINGS_TO_REMEMBER,
+    r"(?i)^(?:(?:ok(?:ay)?|so|also|and|btw)[,.]?\s+)*(?:a few|some|several|two|three|couple of|the following)?\s*(?:things|notes|points|facts)\s+(?:to|you should|for you to)\s+(?:keep in mind|remember|know|note)\s*[:：]\s*|^(?:请)?(?:记一下|记住|记下|注意)(?:这|以下)?(?:几件事|几点|几个事|这些|以下)[：:]\s*"
+);
+pattern!(
     DISCOURSE,
-    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|另外|还有|顺便说一下|对了)\s*[:,，：-]?\s+)+"
+    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads up|fyi)\s*[:,，：-]?\s+|(?:另外|还有|顺便说一下|对了|跟你说一下|提醒一下)\s*[:,，：]?\s*)+"
+);
+pattern!(
+    ANAPHOR,
+    r"(?i)^(?:(?:and|so|but)\s+)?(?:we\s+(?:picked|chose|use|kept|went with)\s+(?:it|that|this)\b|(?:it|that|this)(?:'s| is| was)\b|(?:这个|那个|它)(?:是|就是)?)"
+);
+pattern!(
+    CONTINUES,
+    r"(?i)^(?:until then|so|that means|which means|this means|meaning|in the meantime|till then|after that|before that|otherwise|在那之前|在此之前|之后|所以|因此|否则)\b"
+);
+pattern!(
+    LEAD_IN,
+    r"(?i)^(?:(?:no|nope|yes|yeah|ok(?:ay)?|right|well)[,.!]?\s+)+|^(?:不|对|好)[，,]\s*"
+);
+pattern!(
+    TASK,
+    r"(?i)^(?:(?:ok(?:ay)?|so|and|then|now|also|great|thanks|cool)[,.!]?\s+)*(?:let's|lets|go ahead|go with|go for|put|run|fix|push|commit|add|write|make|do|start|create|update|try|check|look|open|show|give|can you|could you|would you|please (?:fix|run|add|update|look|check|make|put|write|open)|merge|deploy|ship|finish|continue|use option|carry on|proceed|revert|rename|delete|remove|refactor|implement|thanks|thank you|great|cool|nice|perfect)\b|^(?:先|帮我|跑|提交|改|把|看看|那先|麻烦|继续|好的|谢谢|行)"
 );
 pattern!(
     FORGET,
@@ -52,7 +72,7 @@ pattern!(
 );
 pattern!(
     CORRECTION,
-    r"(?i)^(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
+    r"(?i)^(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:is|are) (?:outdated|out of date|wrong|stale)\b|调整|改到|改为|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
 );
 pattern!(
     QUESTION_START,
@@ -68,15 +88,15 @@ pattern!(
 );
 pattern!(
     FEEDBACK,
-    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|pls|plz)[,]?\s+)*(?:always|never|don't|do not|dont|stop|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like|want|need) (?:you|it when|to see|the|my|all|commit|code|tests|answers|responses|replies|explanations|short|concise)|i'd (?:prefer|rather|like you)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
+    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|pls|plz)[,]?\s+)*(?:always|never|don't|do not|dont|stop|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like|want|need) (?:you|it when|to see|the|my|all|commit|code|tests|answers|responses|replies|explanations|short|concise)|i'd (?:prefer|rather|like you)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
 );
 pattern!(
     FEEDBACK_ANYWHERE,
-    r"(?i)\b(?:from now on|going forward|in (?:the )?future|every time|each time)\b|以后|今后|从现在开始|从现在起"
+    r"(?i)\b(?:from now on|going forward|in (?:the )?future|every time|each time|(?:reply|answer|respond|talk|write) to me in|(?:reply|answer|respond) in (?:english|chinese|german|french|spanish|japanese))\b|(?:^|[，,；;：:]\s*)(?:以后|今后)|从现在开始|从现在起|一律|别用|不要用|禁止|永远不要|回复(?:我)?(?:的时候|时)?.{0,4}用"
 );
 pattern!(
     USER,
-    r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i'm|i am|im)\s+(?:a|an|the|our|the team's|one of the|new to|fairly new to|pretty new to|very new to|not (?:very )?familiar with|(?:very |quite |pretty )?(?:familiar|experienced|comfortable|fluent) (?:with|in)|coming from|primarily|mostly|mainly|responsible for|in charge of|on the \S+ team|a \S+ (?:engineer|developer|dev|designer|scientist|manager|lead|student|researcher))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:i've|i have) (?:been (?:writing|working|using|doing|programming|coding)|spent|worked|written|used|never (?:used|written|worked|touched))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:my (?:role|background|job|title|team|expertise|day job|main language) (?:is|was)|i work (?:as|on|at|in|mostly|mainly|primarily)|i (?:lead|manage|run|own|maintain) (?:the|our|a)|i (?:mostly|mainly|primarily|usually) (?:write|work|code|use|do)|i don't (?:really )?know (?:much )?(?:about )?(?:rust|go|python|java|typescript|javascript|react|css|sql|kubernetes|k8s|the frontend|the backend|frontend|backend)|i know (?:\S+ )?(?:well|very well|inside out))|^(?:我是|我在\S*(?:工作|上班|团队)|我做了|我写了|我用了|我刚(?:开始)?(?:接触|学|入门|转)|我(?:不太|不怎么|不)(?:懂|熟悉|会)|我(?:很|比较|非常)?熟悉|我负责|我的(?:背景|角色|职位|工作)|我主要)"
+    r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i'm|i am|im)\s+(?:a|an|the|our|the team's|one of the|new to|fairly new to|pretty new to|very new to|not (?:very )?familiar with|(?:very |quite |pretty )?(?:familiar|experienced|comfortable|fluent) (?:with|in)|coming from|primarily|mostly|mainly|responsible for|in charge of|on the \S+ team|a \S+ (?:engineer|developer|dev|designer|scientist|manager|lead|student|researcher))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:i've|i have) (?:been (?:writing|working|using|doing|programming|coding)|spent|worked|written|used|never (?:used|written|worked|touched))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:my (?:role|background|job|title|team|expertise|day job|main language) (?:is|was)|i work (?:as|on|at|in|mostly|mainly|primarily)|i (?:lead|manage|run|own|maintain) (?:the|our|a)|i (?:mostly|mainly|primarily|usually) (?:write|work|code|use|do)|i don't (?:really )?know (?:much )?(?:about )?(?:rust|go|python|java|typescript|javascript|react|css|sql|kubernetes|k8s|the frontend|the backend|frontend|backend)|i know (?:\S+ )?(?:well|very well|inside out))|^(?:我是|我在\S*(?:工作|上班|团队)|我做了|我写了|我用了|我刚(?:开始)?(?:接触|学|入门|转|从|来|加入)|我(?:之前|以前)(?:是|做|在|一直)|我(?:不太|不怎么|不)(?:懂|熟悉|会)|我(?:很|比较|非常)?熟悉|我(?:还)?不熟|我负责|我的(?:背景|角色|职位|工作)|我主要)"
 );
 pattern!(
     USER_EXCLUDE,
@@ -86,7 +106,7 @@ pattern!(URL, r#"https?://[^\s<>"'`)\]]+"#);
 pattern!(CHANNEL, r"(?:^|\s)#[a-z0-9][a-z0-9_\-]{2,}");
 pattern!(
     REFERENCE_CUE,
-    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群"
+    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide|vault|1password|bitwarden|lastpass|google drive|shared drive|sharepoint|google docs?|sheets?|spreadsheet|miro|loom)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群|放在|存在|设计稿|飞书|语雀|钉钉"
 );
 pattern!(
     REFERENCE_PLACE,
@@ -94,7 +114,11 @@ pattern!(
 );
 pattern!(
     PROJECT,
-    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|because|since (?:the|we|our|it)|so that|in order to|due to)\b|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
+    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|because|since (?:the|we|our|it)|so that|in order to|due to|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no \w+ changes)\b|必须|之前|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
+);
+pattern!(
+    DECISION,
+    r"(?i)\bwe(?:'ve| have)? (?:decided|chose|agreed|went with|picked|settled on|standardi[sz]ed on|moved|switched|migrated)\b|我们(?:决定|选|定了|选择|统一|约定|改用|换成)"
 );
 pattern!(
     DATE_ABSOLUTE,
@@ -331,12 +355,17 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
         let date = turn
             .timestamp
             .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
-        for (sentence, asked) in statements_of(turn) {
+        let sentences = statements_of(turn);
+        let mut used = vec![false; sentences.len()];
+        for (i, (sentence, asked)) in sentences.iter().enumerate() {
+            if used[i] {
+                continue;
+            }
             if let Some(rest) = FORGET
-                .find(&sentence)
+                .find(sentence)
                 .map(|m| sentence[m.end()..].to_string())
             {
-                if let Some(target) = best_match(&known, &rest, None, 0.25) {
+                if let Some(target) = forget_target(&known, &rest, &turn.previous_reply) {
                     let name = known[target].name.clone();
                     known.remove(target);
                     actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
@@ -344,11 +373,37 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
                 }
                 continue;
             }
-            let Some(statement) = classify(&sentence, asked) else {
+            let Some(mut statement) = classify(sentence, *asked) else {
                 continue;
             };
+            used[i] = true;
+            // "We picked it on purpose: …" is about the sentence before it.
+            if i > 0
+                && !used[i - 1]
+                && ANAPHOR.is_match(sentence)
+                && is_context(&sentences[i - 1].0)
+            {
+                used[i - 1] = true;
+                let before = LEAD_IN.replace(&sentences[i - 1].0, "");
+                statement.text = format!("{}. {}", capitalise(before.trim()), statement.text);
+            }
+            // The sentences after a statement that explain it are its reason.
+            let mut context = Vec::new();
+            for j in i + 1..sentences.len() {
+                let next = &sentences[j].0;
+                let continues = CONTINUES.is_match(next);
+                if context.len() == 2
+                    || !is_context(next)
+                    || !continues && classify(next, sentences[j].1).is_some()
+                {
+                    break;
+                }
+                used[j] = true;
+                context.push(next.trim_end_matches(['.', '。']).to_string());
+            }
             let text = dates::absolutize(&statement.text, date);
-            record(&mut known, &mut actions, statement, text, date);
+            let context = dates::absolutize(&context.join(". "), date);
+            record(&mut known, &mut actions, statement, text, &context, date);
         }
     }
     // A memory saved and then removed in the same range never needs saving.
@@ -373,6 +428,7 @@ fn record(
     actions: &mut Vec<Action>,
     statement: Statement,
     text: String,
+    context: &str,
     date: NaiveDate,
 ) {
     let slot = slot_of(&text);
@@ -396,7 +452,7 @@ fn record(
             statement.memory_type,
         ),
     };
-    let draft = draft(&name, memory_type, &text, date);
+    let draft = draft(&name, memory_type, &text, context, date);
     let entry = Known {
         name: name.clone(),
         memory_type: Some(memory_type),
@@ -419,6 +475,18 @@ fn compatible(a: MemoryType, b: MemoryType) -> bool {
             (MemoryType::Feedback, MemoryType::Project)
                 | (MemoryType::Project, MemoryType::Feedback)
         )
+}
+
+/// What "forget …" is about: what follows it, or, for "forget that", what was just discussed.
+fn forget_target(known: &[Known], rest: &str, previous_reply: &str) -> Option<usize> {
+    best_match(known, rest, None, 0.15).or_else(|| {
+        let anaphoric = words(rest).len() + cjk_pairs(rest).len() <= 6;
+        if anaphoric {
+            best_match(known, previous_reply, None, 0.3)
+        } else {
+            None
+        }
+    })
 }
 
 fn best_match(
@@ -467,7 +535,15 @@ fn statements_of(turn: &Turn) -> Vec<(String, bool)> {
     }
     let before = sentences.len();
     sentences.retain(|s| !REMEMBER_THESE.is_match(s));
-    let all_explicit = sentences.len() < before;
+    let mut all_explicit = sentences.len() < before;
+    for sentence in &mut sentences {
+        if let Some(m) = THINGS_TO_REMEMBER.find(sentence)
+            && m.end() < sentence.len()
+        {
+            *sentence = sentence[m.end()..].to_string();
+            all_explicit = true;
+        }
+    }
     out.extend(sentences.into_iter().map(|s| (s, all_explicit)));
     out
 }
@@ -531,7 +607,10 @@ fn split_sentences(text: &str) -> Vec<String> {
         let boundary = !in_code
             && match c {
                 '\n' | '。' | '！' | '？' | '；' => true,
-                '!' | '?' | ';' => next.is_none_or(char::is_whitespace),
+                // `!!` in "don't use !!" is code, not an exclamation.
+                '!' | '?' | ';' => {
+                    next.is_none_or(char::is_whitespace) && i > 0 && chars[i - 1].is_alphanumeric()
+                }
                 '.' => {
                     next.is_none_or(char::is_whitespace)
                         && !current.ends_with("e.g")
@@ -600,9 +679,11 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         MemoryType::Reference
     } else if FEEDBACK.is_match(body_clean) || FEEDBACK_ANYWHERE.is_match(body_clean) {
         MemoryType::Feedback
-    } else if PROJECT.is_match(body_clean)
-        && (explicit || !DERIVABLE.is_match(body_clean) || DATE_ABSOLUTE.is_match(body_clean))
-        && project_is_not_task_talk(body_clean)
+    } else if DECISION.is_match(body_clean)
+        || PROJECT.is_match(body_clean)
+            && (explicit || !DERIVABLE.is_match(body_clean) || DATE_ABSOLUTE.is_match(body_clean))
+            && (explicit || !TASK.is_match(body_clean))
+            && project_is_not_task_talk(body_clean)
     {
         MemoryType::Project
     } else if explicit && !DERIVABLE.is_match(body_clean) {
@@ -651,6 +732,18 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         text,
         correction,
     })
+}
+
+/// A sentence that explains the statement before it, rather than asking for work.
+fn is_context(sentence: &str) -> bool {
+    let n = sentence.chars().count();
+    (8..=300).contains(&n)
+        && !TASK.is_match(sentence)
+        && !AFFIRMATIVE.is_match(sentence)
+        && !sentence.ends_with('?')
+        && !sentence.ends_with('？')
+        && !QUESTION_START.is_match(sentence)
+        && crate::secrets::find(sentence).is_none()
 }
 
 /// "because the test fails" is debugging talk, not a decision.
@@ -765,7 +858,7 @@ fn unique_name(known: &[Known], base: &str) -> String {
 }
 
 /// The topic file for a statement (§3): feedback and project bodies say why and how to apply.
-fn draft(name: &str, memory_type: MemoryType, text: &str, date: NaiveDate) -> Draft {
+fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: NaiveDate) -> Draft {
     let mut description: String = text.chars().take(140).collect();
     if description.len() < text.len() {
         description.push('…');
@@ -775,9 +868,12 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, date: NaiveDate) -> Dr
         _ => text.to_string(),
     };
     let day = date.format("%Y-%m-%d");
+    let context = (!context.is_empty()).then(|| format!("{}.", capitalise(context)));
     let body = match memory_type {
         MemoryType::Feedback => {
-            let why = reason(text).unwrap_or_else(|| format!("the user asked for this on {day}."));
+            let why = reason(text)
+                .or(context)
+                .unwrap_or_else(|| format!("the user asked for this on {day}."));
             let how = WHEN
                 .captures(text)
                 .and_then(|c| c.name("when"))
@@ -788,13 +884,21 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, date: NaiveDate) -> Dr
             format!("{statement}.\n\n**Why:** {why}\n**How to apply:** {how}\n")
         }
         MemoryType::Project => {
-            let why = reason(text).unwrap_or_else(|| format!("stated by the user on {day}."));
+            let why = reason(text)
+                .or(context)
+                .unwrap_or_else(|| format!("stated by the user on {day}."));
             format!(
                 "{statement}.\n\n**Why:** {why}\n**How to apply:** take this into account when planning, scheduling or suggesting work; check it is still current before relying on it.\n"
             )
         }
-        MemoryType::User => format!("{statement}.\n\n(Said by the user on {day}.)\n"),
-        MemoryType::Reference => format!("{statement}.\n"),
+        MemoryType::User => match context {
+            Some(more) => format!("{statement}. {more}\n\n(Said by the user on {day}.)\n"),
+            None => format!("{statement}.\n\n(Said by the user on {day}.)\n"),
+        },
+        MemoryType::Reference => match context {
+            Some(more) => format!("{statement}.\n\n{more}\n"),
+            None => format!("{statement}.\n"),
+        },
     };
     Draft {
         name: name.to_string(),

@@ -1,9 +1,10 @@
 //! Relative dates made absolute (DESIGN §3: dates in bodies are absolute), from the date the
 //! person wrote the message. English and Chinese.
 //!
-//! Conventions: "next Friday", "this Friday", "by Friday" and "周五" mean the first Friday after
-//! the message's date; "下周五" means the Friday of the next calendar week (Monday-based), as
-//! Chinese reads it; "next week" is "the week of <its Monday>".
+//! Conventions: "next Friday", "this Friday" and "by Friday" mean the first Friday after the
+//! message's date ("on Fridays" and a bare "周五" are left alone: as often habits as dates); "下周五" means the Friday of the next calendar week (Monday-based), as
+//! Chinese reads it; "next week" is "the week of <its Monday>". The phrase is replaced by the
+//! date.
 
 use std::sync::LazyLock;
 
@@ -71,7 +72,7 @@ static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
 
 static CHINESE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<nextmonth>下(?:个)?月)|(?P<eom>月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
+        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<nextmonth>下(?:个)?月)|(?P<eom>月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
     )
     .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
@@ -104,7 +105,7 @@ fn english_date(c: &Captures<'_>, date: NaiveDate) -> String {
         return ymd(date + Duration::days(2));
     }
     if c.name("today").is_some() {
-        return format!("{whole} ({})", ymd(date));
+        return ymd(date);
     }
     if c.name("tomorrow").is_some() {
         return ymd(date + Duration::days(1));
@@ -169,8 +170,6 @@ fn chinese_date(c: &Captures<'_>, date: NaiveDate) -> String {
         monday_of(date) + Duration::days(7 + wd.num_days_from_monday() as i64)
     } else if let Some(wd) = c.name("twd").and_then(|m| weekday_zh(m.as_str())) {
         monday_of(date) + Duration::days(wd.num_days_from_monday() as i64)
-    } else if let Some(wd) = c.name("wd").and_then(|m| weekday_zh(m.as_str())) {
-        next_weekday(date, wd)
     } else if c.name("nextweek").is_some() {
         return format!("{}当周", ymd(monday_of(date) + Duration::days(7)));
     } else if c.name("nextmonth").is_some() {
@@ -185,7 +184,7 @@ fn chinese_date(c: &Captures<'_>, date: NaiveDate) -> String {
     } else {
         return whole.to_string();
     };
-    format!("{}（{whole}）", ymd(found))
+    ymd(found)
 }
 
 #[cfg(test)]
@@ -225,9 +224,10 @@ mod tests {
     #[test]
     fn chinese_relative_dates() {
         let d = day("2026-03-05");
-        assert_eq!(absolutize("下周五发布", d), "2026-03-13（下周五）发布");
-        assert_eq!(absolutize("明天冻结代码", d), "2026-03-06（明天）冻结代码");
-        assert_eq!(absolutize("周一上线", d), "2026-03-09（周一）上线");
-        assert_eq!(absolutize("本周五截止", d), "2026-03-06（本周五）截止");
+        assert_eq!(absolutize("下周五发布", d), "2026-03-13发布");
+        assert_eq!(absolutize("明天冻结代码", d), "2026-03-06冻结代码");
+        // A bare weekday is as often a habit ("每周四发版") as a date: left alone.
+        assert_eq!(absolutize("每周四发版", d), "每周四发版");
+        assert_eq!(absolutize("本周五截止", d), "2026-03-06截止");
     }
 }

@@ -12,11 +12,16 @@ fn recorded(file: &str) -> String {
     std::fs::read_to_string(path).expect("fixture")
 }
 
-fn hook_payload(n: usize) -> String {
+/// The memory dir of the recorded session.
+const RECORDED_DIR: &str = "/home/dev/.claude/projects/-home-dev-proj/memory";
+
+/// The n-th recorded PostToolUse payload, replayed as if the session had written into `dir`.
+fn hook_payload(n: usize, dir: &Path) -> String {
     std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("fixtures/hooks/PostToolUse-{n}.json")),
     )
     .expect("payload")
+    .replace(RECORDED_DIR, dir.to_str().expect("utf-8"))
 }
 
 /// `memdir snapshot --hook` fed the n-th recorded PostToolUse payload.
@@ -28,7 +33,7 @@ fn snapshot_hook(env: &TestEnv, dir: &Path, n: usize) -> crate::common::Run {
             "--memory-dir",
             dir.to_str().expect("utf-8"),
         ],
-        &hook_payload(n),
+        &hook_payload(n, dir),
     )
 }
 
@@ -247,5 +252,50 @@ fn rm_and_save_keep_uncommitted_content_in_history() {
         ["delete(project): draft", "adopt(project): draft"]
     );
     assert!(git(&dir, &["show", "HEAD~1:draft.md"]).contains("Draft only."));
+    assert_git_clean(&dir);
+}
+
+/// PostToolUse fires after every edit: one outside the memory dir must not touch memory.
+#[test]
+fn snapshot_hook_ignores_a_write_outside_the_memory_dir() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    let payload = serde_json::json!({
+        "session_id": SESSION,
+        "cwd": env.project,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": env.project.join("src/main.rs"), "old_string": "a", "new_string": "b"},
+    });
+    let run = env.run_with_stdin(&["snapshot", "--hook"], &payload.to_string());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!((run.stdout.as_str(), run.stderr.as_str()), ("", ""));
+    assert!(!dir.exists(), "no memory dir or repository was created");
+    // The same hook for a file inside memory adopts it.
+    env.save("user", "role", "The user's role", "Data engineer.");
+    std::fs::write(
+        dir.join("tabs.md"),
+        "---\nname: tabs\ndescription: Tabs\ntype: feedback\n---\nIndent with tabs.\n",
+    )
+    .expect("topic");
+    let index = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    std::fs::write(
+        dir.join("MEMORY.md"),
+        format!("{index}- [Tabs](tabs.md) — Tabs\n"),
+    )
+    .expect("index");
+    let inside = serde_json::json!({
+        "session_id": SESSION,
+        "cwd": env.project,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": dir.join("MEMORY.md"), "content": "…"},
+    });
+    let run = env.run_with_stdin(&["snapshot", "--hook"], &inside.to_string());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        subjects(&dir),
+        ["adopt(feedback): tabs", "save(user): role"]
+    );
     assert_git_clean(&dir);
 }

@@ -15,5 +15,6 @@ mod extract;
 mod history;
 mod hooks;
 mod paths;
+mod quality;
 mod save;
 mod truncate;

@@ -1,0 +1,250 @@
+//! Extraction quality on the labelled set in `fixtures/extraction/` (its README gives the schema
+//! and the matching rule): precision and recall per type, F1 overall, and no secret saved.
+//! `cargo test --test cli quality -- --nocapture` prints the table.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::common::{TestEnv, assert_git_clean, assert_index_consistent};
+
+#[derive(serde::Deserialize)]
+struct Expected {
+    #[serde(default)]
+    before: Vec<Before>,
+    memories: Vec<ExpectedMemory>,
+    #[serde(default)]
+    forbidden: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct Before {
+    name: String,
+    r#type: String,
+    description: String,
+    body: String,
+}
+
+#[derive(serde::Deserialize)]
+struct ExpectedMemory {
+    r#type: String,
+    contains: Vec<String>,
+    #[serde(default)]
+    absent: Vec<String>,
+}
+
+/// A memory file after extraction: its type and its whole text, lower-cased.
+struct Produced {
+    file: String,
+    memory_type: String,
+    text: String,
+}
+
+fn produced(dir: &Path) -> Vec<Produced> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Produced> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".md") && f != "MEMORY.md")
+        .map(|file| {
+            let text = std::fs::read_to_string(dir.join(&file)).expect("topic file is UTF-8");
+            let memory_type = text
+                .lines()
+                .find_map(|l| l.strip_prefix("type: "))
+                .unwrap_or("untyped")
+                .trim()
+                .to_string();
+            Produced {
+                file,
+                memory_type,
+                text: text.to_lowercase(),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
+}
+
+fn matches(expected: &ExpectedMemory, memory: &Produced) -> bool {
+    expected.r#type == memory.memory_type
+        && expected
+            .contains
+            .iter()
+            .all(|c| memory.text.contains(&c.to_lowercase()))
+        && !expected
+            .absent
+            .iter()
+            .any(|a| memory.text.contains(&a.to_lowercase()))
+}
+
+#[derive(Default)]
+struct Counts {
+    produced: usize,
+    expected: usize,
+    matched: usize,
+}
+
+fn cases() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extraction/cases");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures/extraction/cases")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("expected.json").is_file())
+        .collect();
+    cases.sort();
+    cases
+}
+
+#[test]
+fn builtin_extraction_quality_on_the_labelled_set() {
+    let cases = cases();
+    assert!(
+        cases.len() >= 30,
+        "the labelled set has {} cases",
+        cases.len()
+    );
+    let mut by_type: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut misses = Vec::new();
+    let mut leaks = Vec::new();
+    for case in &cases {
+        let name = case
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let expected: Expected = serde_json::from_slice(
+            &std::fs::read(case.join("expected.json")).expect("expected.json"),
+        )
+        .unwrap_or_else(|e| panic!("{name}/expected.json: {e}"));
+        let env = TestEnv::new();
+        let dir = env.memory_dir();
+        for b in &expected.before {
+            env.save(&b.r#type, &b.name, &b.description, &b.body);
+        }
+        let transcript = std::fs::read_to_string(case.join("transcript.jsonl"))
+            .expect("transcript.jsonl")
+            .replace("{{MEMORY_DIR}}", dir.to_str().expect("utf-8 dir"));
+        let file = env.root.join("transcript.jsonl");
+        std::fs::write(&file, transcript).expect("write transcript");
+        let project = env.project.to_str().expect("utf-8").to_string();
+        env.ok(&[
+            "extract",
+            "--transcript",
+            file.to_str().expect("utf-8"),
+            "--project",
+            &project,
+            "--json",
+        ]);
+        let memories = produced(&dir);
+        if dir.join(".git").is_dir() {
+            assert_git_clean(&dir);
+            assert_index_consistent(&dir);
+        }
+        for memory in &memories {
+            by_type
+                .entry(memory.memory_type.clone())
+                .or_default()
+                .produced += 1;
+        }
+        let mut used = vec![false; memories.len()];
+        for want in &expected.memories {
+            by_type.entry(want.r#type.clone()).or_default().expected += 1;
+            match (0..memories.len()).find(|&i| !used[i] && matches(want, &memories[i])) {
+                Some(i) => {
+                    used[i] = true;
+                    by_type.entry(want.r#type.clone()).or_default().matched += 1;
+                }
+                None => misses.push(format!(
+                    "{name}: missed {} {:?}",
+                    want.r#type, want.contains
+                )),
+            }
+        }
+        for (i, memory) in memories.iter().enumerate().filter(|(i, _)| !used[*i]) {
+            let _ = i;
+            let first_line = memory
+                .text
+                .lines()
+                .find(|l| l.starts_with("description:"))
+                .unwrap_or("");
+            misses.push(format!(
+                "{name}: extra {} {} ({first_line})",
+                memory.memory_type, memory.file
+            ));
+        }
+        let everything: String = std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|e| e.path().is_file())
+                    .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for secret in &expected.forbidden {
+            if everything.to_lowercase().contains(&secret.to_lowercase()) {
+                leaks.push(format!("{name}: {secret:?} was saved"));
+            }
+        }
+    }
+    let mut total = Counts::default();
+    println!(
+        "{:<10} {:>8} {:>8} {:>8} {:>9} {:>7} {:>6}",
+        "type", "expected", "produced", "matched", "precision", "recall", "F1"
+    );
+    for (memory_type, c) in &by_type {
+        let (p, r) = (ratio(c.matched, c.produced), ratio(c.matched, c.expected));
+        println!(
+            "{memory_type:<10} {:>8} {:>8} {:>8} {:>9.2} {:>7.2} {:>6.2}",
+            c.expected,
+            c.produced,
+            c.matched,
+            p,
+            r,
+            f1(p, r)
+        );
+        total.produced += c.produced;
+        total.expected += c.expected;
+        total.matched += c.matched;
+    }
+    let (p, r) = (
+        ratio(total.matched, total.produced),
+        ratio(total.matched, total.expected),
+    );
+    let overall = f1(p, r);
+    println!(
+        "{:<10} {:>8} {:>8} {:>8} {:>9.2} {:>7.2} {:>6.2}   ({} cases)",
+        "overall",
+        total.expected,
+        total.produced,
+        total.matched,
+        p,
+        r,
+        overall,
+        cases.len()
+    );
+    for miss in &misses {
+        println!("  {miss}");
+    }
+    assert!(
+        leaks.is_empty(),
+        "secrets or forbidden text saved: {leaks:#?}"
+    );
+    assert!(
+        overall >= 0.85,
+        "F1 {overall:.2} is under 0.85: {misses:#?}"
+    );
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 1.0 } else { a as f64 / b as f64 }
+}
+
+fn f1(p: f64, r: f64) -> f64 {
+    if p + r == 0.0 {
+        0.0
+    } else {
+        2.0 * p * r / (p + r)
+    }
+}
