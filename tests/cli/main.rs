@@ -17,4 +17,5 @@ mod hooks;
 mod paths;
 mod quality;
 mod save;
+mod transcripts;
 mod truncate;
