@@ -48,11 +48,39 @@ pattern!(
 );
 pattern!(
     DISCOURSE,
-    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads up|fyi)\s*[:,，：-]?\s+|(?:另外|还有|顺便说一下|对了|跟你说一下|提醒一下)\s*[:,，：]?\s*)+"
+    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads up|fyi)\s*[:,，：-]?\s+|(?:另外|还有|顺便说一下|对了|跟你说一下|跟你说一声|说一声|提一下|提醒一下)\s*[:,，：]?\s*)+"
 );
 pattern!(
     ANAPHOR,
-    r"(?i)^(?:(?:and|so|but)\s+)?(?:we\s+(?:picked|chose|use|kept|went with)\s+(?:it|that|this)\b|(?:it|that|this)(?:'s| is| was)\b|(?:这个|那个|它)(?:是|就是)?)"
+    r"(?i)^(?:\S+\s+){0,4}?(?:we\s+(?:picked|chose|use|kept|went with)\s+(?:it|that|this)\b|(?:it|that|this)(?:'s| is| was)\s+(?:how|what|why|the way|on purpose)\b)|^(?:(?:and|so|but)\s+)?(?:it|that|this)(?:'s| is| was)\b|^(?:这个|那个|它)(?:是|就是)?"
+);
+pattern!(
+    BARE_OBJECT,
+    r"(?i)^(?:\S+\s+)?(?:stop|do|fix|change|try|use|keep|leave|drop|remember|note|save)\s+(?:it|this|that|them|these|those)\W*$"
+);
+pattern!(
+    POLITE,
+    r"(?i)^(?:would|it'd|it would) be (?:great|nice|better|good|awesome|helpful|ideal) if\b"
+);
+pattern!(
+    REASON,
+    r"(?i)\b(?:because|since|so that|in order to|due to)\b|因为|由于"
+);
+pattern!(
+    SUBJECT,
+    r"(?i)\b(?:we|we're|we've|our|us|they|they're|the team|ops|legal|compliance|security|product|management|customers|users|clients?)\b|我们|他们|团队|客户"
+);
+pattern!(
+    REQUEST,
+    r"(?i)^(?:(?:ok(?:ay)?|so|and|hm+|hey)[,.]?\s+)*(?:can|could|would) you\s+(?:please\s+)?"
+);
+pattern!(
+    LOG_OR_CODE,
+    r"(?i)^(?:error|warning|note|help|traceback|at |\s*-->|\s*\|)|error\[|::|=>|[{}]|\(\)"
+);
+pattern!(
+    TASK_ANYWHERE,
+    r"(?i)\b(?:can you|could you|would you)\b|帮我|麻烦你|请你"
 );
 pattern!(
     CONTINUES,
@@ -64,11 +92,20 @@ pattern!(
 );
 pattern!(
     TASK,
-    r"(?i)^(?:(?:ok(?:ay)?|so|and|then|now|also|great|thanks|cool)[,.!]?\s+)*(?:let's|lets|go ahead|go with|go for|put|run|fix|push|commit|add|write|make|do|start|create|update|try|check|look|open|show|give|can you|could you|would you|please (?:fix|run|add|update|look|check|make|put|write|open)|merge|deploy|ship|finish|continue|use option|carry on|proceed|revert|rename|delete|remove|refactor|implement|thanks|thank you|great|cool|nice|perfect)\b|^(?:先|帮我|跑|提交|改|把|看看|那先|麻烦|继续|好的|谢谢|行)"
+    r"(?i)^(?:(?:ok(?:ay)?|so|and|then|now|also|great|thanks|cool)[,.!]?\s+)*(?:let's|lets|go ahead|go with|go for|put|run|fix|push|commit|add|write|make|do|start|create|update|try|check|look|open|show|give|can you|could you|would you|please (?:fix|run|add|update|look|check|make|put|write|open)|merge|deploy|ship|finish|continue|use option|carry on|proceed|revert|rename|delete|remove|refactor|implement|walk|change|bump|tag|take|generate|leave|skip|collapse|scan|sketch|explain|tell|send|ping|hold on|wait|thanks|thank you|great|cool|nice|perfect)\b|^(?:先|帮我|跑|提交|改|把|看看|那先|麻烦|继续|好的|谢谢|行)"
+);
+pattern!(WORD, r"[A-Za-z']+");
+pattern!(
+    IDE_CONTEXT,
+    r"(?s)<(ide_[a-z_]+|system-reminder)>.*?</(?:ide_[a-z_]+|system-reminder)>"
+);
+pattern!(
+    CLAUSE_START,
+    r"(?:[,;:—–]|\s-)\s+(?:(?:and|but|so|also|though|plus|btw|fwiw)\s+)?|\s(?:and|but|so|because|since)\s+|[，；：]\s*"
 );
 pattern!(
     FORGET,
-    r"(?i)^(?:(?:ok(?:ay)?|also|and|actually|oh)[,:]?\s+)?(?:please\s+)?(?:forget(?:\s+about)?(?:\s+(?:that|what i said about|the (?:note|memory|thing) about|my|our|the))?|ignore what i said about|disregard what i said about|you can forget|no need to remember|(?:请)?(?:忘掉|忘记|忘了|删掉|不用再?记|别记)(?:关于)?)\s*"
+    r"(?i)^(?:(?:ok(?:ay)?|also|and|actually|oh|ugh|so|yeah|right)[,:]?\s+)*(?:(?:please|you can|you may|just)\s+)?(?:forget(?:\s+about)?(?:\s+(?:that|what i said about|the (?:note|memory|thing) about|my|our|the))?|ignore what i said about|disregard what i said about|you can forget|no need to remember|(?:请)?(?:忘掉|忘记|忘了|删掉|不用再?记|别记)(?:关于)?)\s*"
 );
 pattern!(
     CORRECTION,
@@ -76,7 +113,7 @@ pattern!(
 );
 pattern!(
     QUESTION_START,
-    r"(?i)^(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|what|why|how|when|where|which|who|have|has|any idea|wdyt|thoughts)\b"
+    r"(?i)^(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|what|why|where|which|who|have|has|any idea|wdyt|thoughts)\b"
 );
 pattern!(
     HYPOTHETICAL,
@@ -84,15 +121,15 @@ pattern!(
 );
 pattern!(
     EPHEMERAL,
-    r"(?i)\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
+    r"(?i)^(?:don't|do not|never mind)\s+\w+\s+(?:it|this|that|them|those|these)\b(?:\s+(?:in there|here|there|yet|now))?$|^(?:don't|do not)\s+\w+\s+(?:it|this|that)\s+in there\b|\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
 );
 pattern!(
     FEEDBACK,
-    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|pls|plz)[,]?\s+)*(?:always|never|don't|do not|dont|stop|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like|want|need) (?:you|it when|to see|the|my|all|commit|code|tests|answers|responses|replies|explanations|short|concise)|i'd (?:prefer|rather|like you)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
+    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|no|nope|hey|dude|man|ugh|yeah|hmm|hm|well|one thing(?: though)?)[,!.]*\s+)*(?:always|never|don't|do not|stop \w+ing\b|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like) |i (?:want|need) you to (?:always|never|stop)|i'd (?:prefer|rather|like you)|(?:it )?would be (?:great|nice|better|good|awesome|helpful) if you|it'd be (?:great|nice|better|good) if you|i'd appreciate (?:it )?if you|can you (?:stop|always|never|please stop)|your (?:answers|replies|responses|explanations|messages|comments|commit messages|summaries|prs?) are (?:\w+ )?(?:too|so|really|way|a bit)|just (?:give|show|tell) me|keep (?:your )?(?:answers|replies|it) (?:short|brief)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
 );
 pattern!(
     FEEDBACK_ANYWHERE,
-    r"(?i)\b(?:from now on|going forward|in (?:the )?future|every time|each time|(?:reply|answer|respond|talk|write) to me in|(?:reply|answer|respond) in (?:english|chinese|german|french|spanish|japanese))\b|(?:^|[，,；;：:]\s*)(?:以后|今后)|从现在开始|从现在起|一律|别用|不要用|禁止|永远不要|回复(?:我)?(?:的时候|时)?.{0,4}用"
+    r"(?i)\b(?:from now on|going forward|in (?:the )?future|(?:reply|answer|respond|talk|write) to me in|(?:reply|answer|respond) in (?:english|chinese|german|french|spanish|japanese))\b|(?:^|[，,；;：:]\s*)(?:以后|今后)|从现在开始|从现在起|一律|别用|不要用|禁止|永远不要|回复(?:我)?(?:的时候|时)?.{0,4}用"
 );
 pattern!(
     USER,
@@ -106,7 +143,7 @@ pattern!(URL, r#"https?://[^\s<>"'`)\]]+"#);
 pattern!(CHANNEL, r"(?:^|\s)#[a-z0-9][a-z0-9_\-]{2,}");
 pattern!(
     REFERENCE_CUE,
-    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide|vault|1password|bitwarden|lastpass|google drive|shared drive|sharepoint|google docs?|sheets?|spreadsheet|miro|loom)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群|放在|存在|设计稿|飞书|语雀|钉钉"
+    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide|vault|1password|bitwarden|lastpass|doppler|infisical|google drive|shared drive|sharepoint|google docs?|sheets?|spreadsheet|miro|loom|vanta|wandb|weights & biases|mlflow|airflow|looker|metabase|tableau|amplitude|mixpanel|posthog|launchdarkly|statuspage|opsgenie|honeycomb|new relic|splunk|gitbook|swagger|postman|storybook|knowledge base|wiki page)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群|放在|存在|设计稿|飞书|语雀|钉钉"
 );
 pattern!(
     REFERENCE_PLACE,
@@ -114,11 +151,11 @@ pattern!(
 );
 pattern!(
     PROJECT,
-    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|because|since (?:the|we|our|it)|so that|in order to|due to|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no \w+ changes)\b|必须|之前|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
+    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no \w+ changes|belongs? to|we(?:'re| are) on|(?:production|prod|staging) (?:runs?|is on|uses)|we only vendor|vendored|only runs|won't (?:stand up|support|allow|approve|accept)|(?:have|has) been (?:really |very )?clear|release branch|(?:gets|get|is|will be) cut|(?:will be|are|is) (?:pinned|frozen)|frozen|force updates?|audit(?:ors?)?|read-only (?:access|mode))\b|必须|之前(?:必须|要|得)|只读|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
 );
 pattern!(
     DECISION,
-    r"(?i)\bwe(?:'ve| have)? (?:decided|chose|agreed|went with|picked|settled on|standardi[sz]ed on|moved|switched|migrated)\b|我们(?:决定|选|定了|选择|统一|约定|改用|换成)"
+    r"(?i)\bwe(?:'ve| have)? (?:decided|chose|agreed|went with|went \S+-based|went back to|picked|settled on|standardi[sz]ed on|moved|switched|migrated)\b|我们(?:决定|选|定了|选择|统一|约定|改用|换成)"
 );
 pattern!(
     DATE_ABSOLUTE,
@@ -157,6 +194,7 @@ pattern!(
     r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?i\b"
 );
 pattern!(MY, r"(?i)\bmy\b");
+pattern!(ME, r"(?i)\b(?:i|i'm|i've|i'd|my|me|myself)\b|我");
 
 /// Choices a project makes once, between alternatives: a statement about one is about the same
 /// memory as any other statement on the same choice, so a correction finds the memory it
@@ -357,45 +395,61 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
             .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
         let sentences = statements_of(turn);
         let mut used = vec![false; sentences.len()];
+        // "That note is stale." makes what follows in the prompt a correction.
+        let mut correcting = false;
         for (i, (sentence, asked)) in sentences.iter().enumerate() {
             if used[i] {
                 continue;
             }
-            if let Some(rest) = FORGET
-                .find(sentence)
-                .map(|m| sentence[m.end()..].to_string())
-            {
-                if let Some(target) = forget_target(&known, &rest, &turn.previous_reply) {
-                    let name = known[target].name.clone();
-                    known.remove(target);
-                    actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
-                    actions.push(Action::Delete { name });
-                }
+            let forget_rest = |text: &str| FORGET.find(text).map(|m| text[m.end()..].to_string());
+            if let Some(rest) = forget_rest(sentence) {
+                forget(&mut known, &mut actions, &rest, &turn.previous_reply);
                 continue;
             }
-            let Some(mut statement) = classify(sentence, *asked) else {
+            let Some(mut statement) = classify(sentence, *asked).or_else(|| {
+                // A statement mid-sentence: "…, so context: I mostly do infra, …".
+                clause_tails(sentence).find_map(|tail| classify(tail, *asked))
+            }) else {
+                if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
+                    forget(&mut known, &mut actions, &rest, &turn.previous_reply);
+                } else if CORRECTION.is_match(sentence) {
+                    correcting = true;
+                }
                 continue;
             };
+            statement.correction |= correcting;
             used[i] = true;
             // "We picked it on purpose: …" is about the sentence before it.
-            if i > 0
-                && !used[i - 1]
-                && ANAPHOR.is_match(sentence)
-                && is_context(&sentences[i - 1].0)
-            {
-                used[i - 1] = true;
-                let before = LEAD_IN.replace(&sentences[i - 1].0, "");
-                statement.text = format!("{}. {}", capitalise(before.trim()), statement.text);
+            if ANAPHOR.is_match(sentence) {
+                let mut before = Vec::new();
+                for j in (i.saturating_sub(2)..i).rev() {
+                    let previous = &sentences[j].0;
+                    if used[j] || !(is_context(previous) || REQUEST.is_match(previous)) {
+                        break;
+                    }
+                    used[j] = true;
+                    let previous = REQUEST.replace(previous, "");
+                    let previous = LEAD_IN.replace(&previous, "");
+                    before.insert(0, capitalise(previous.trim().trim_end_matches(['?', '？'])));
+                }
+                if !before.is_empty() {
+                    statement.text = format!("{}. {}", before.join(". "), statement.text);
+                }
             }
             // The sentences after a statement that explain it are its reason.
             let mut context = Vec::new();
             for j in i + 1..sentences.len() {
                 let next = &sentences[j].0;
-                let continues = CONTINUES.is_match(next);
-                if context.len() == 2
-                    || !is_context(next)
-                    || !continues && classify(next, sentences[j].1).is_some()
-                {
+                let continues = CONTINUES.is_match(next)
+                    || classify(next, sentences[j].1).is_none_or(|other| {
+                        // A second project fact right after the first explains it.
+                        other.memory_type == MemoryType::Project
+                            && statement.memory_type == MemoryType::Project
+                            && !DECISION.is_match(next)
+                    });
+                // What the person says of themselves goes on about them, not the task.
+                let about_them = statement.memory_type != MemoryType::User || ME.is_match(next);
+                if context.len() == 2 || !is_context(next) || !continues || !about_them {
                     break;
                 }
                 used[j] = true;
@@ -439,9 +493,15 @@ fn record(
                     .is_none_or(|t| compatible(t, statement.memory_type))
         })
     });
-    let threshold = if statement.correction { 0.3 } else { 0.6 };
+    // A correction is matched with what explains it too ("we went trunk-based. Staging now
+    // deploys tags" corrects "staging deploys from develop").
+    let (threshold, about) = if statement.correction {
+        (0.3, format!("{text} {context}"))
+    } else {
+        (0.6, text.clone())
+    };
     let target =
-        same_slot.or_else(|| best_match(known, &text, Some(statement.memory_type), threshold));
+        same_slot.or_else(|| best_match(known, &about, Some(statement.memory_type), threshold));
     let (name, memory_type) = match target {
         Some(i) => (
             known[i].name.clone(),
@@ -475,6 +535,15 @@ fn compatible(a: MemoryType, b: MemoryType) -> bool {
             (MemoryType::Feedback, MemoryType::Project)
                 | (MemoryType::Project, MemoryType::Feedback)
         )
+}
+
+/// Remove the memory "forget …" is about, if one is.
+fn forget(known: &mut Vec<Known>, actions: &mut Vec<Action>, rest: &str, previous_reply: &str) {
+    if let Some(target) = forget_target(known, rest, previous_reply) {
+        let name = known.remove(target).name;
+        actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
+        actions.push(Action::Delete { name });
+    }
 }
 
 /// What "forget …" is about: what follows it, or, for "forget that", what was just discussed.
@@ -517,7 +586,7 @@ fn best_match(
 /// The sentences of a prompt that could be statements, plus a confirmed proposal; each with
 /// whether the person asked for it to be remembered ("… Remember both.").
 fn statements_of(turn: &Turn) -> Vec<(String, bool)> {
-    let text = strip_quoted(&turn.prompt);
+    let text = normalize(&strip_quoted(&IDE_CONTEXT.replace_all(&turn.prompt, "")));
     let mut out = Vec::new();
     let mut sentences: Vec<String> = split_sentences(&text)
         .into_iter()
@@ -569,6 +638,47 @@ fn confirmed_proposal(reply: &str) -> Option<String> {
     Some(first.to_uppercase().chain(chars).collect())
 }
 
+/// Chat spelling made standard, so that one pattern reads "dont", "don't" and "do not" alike.
+fn normalize(text: &str) -> String {
+    const SPELLINGS: &[(&str, &str)] = &[
+        ("im", "I'm"),
+        ("ive", "I've"),
+        ("dont", "don't"),
+        ("doesnt", "doesn't"),
+        ("didnt", "didn't"),
+        ("cant", "can't"),
+        ("wont", "won't"),
+        ("isnt", "isn't"),
+        ("arent", "aren't"),
+        ("wasnt", "wasn't"),
+        ("shouldnt", "shouldn't"),
+        ("thats", "that's"),
+        ("theres", "there's"),
+        ("theyre", "they're"),
+        ("theyve", "they've"),
+        ("theyll", "they'll"),
+        ("youre", "you're"),
+        ("youll", "you'll"),
+        ("youd", "you'd"),
+        ("u", "you"),
+        ("ur", "your"),
+        ("pls", "please"),
+        ("plz", "please"),
+        ("thx", "thanks"),
+        ("tho", "though"),
+        ("cuz", "because"),
+        ("bc", "because"),
+    ];
+    WORD.replace_all(text, |c: &regex::Captures<'_>| {
+        let word = &c[0];
+        SPELLINGS
+            .iter()
+            .find(|(from, _)| word.eq_ignore_ascii_case(from))
+            .map_or_else(|| word.to_string(), |(_, to)| (*to).to_string())
+    })
+    .into_owned()
+}
+
 /// Drop fenced code, block quotes and pasted logs: they are not the person's own statements.
 fn strip_quoted(text: &str) -> String {
     let mut out = String::new();
@@ -609,7 +719,13 @@ fn split_sentences(text: &str) -> Vec<String> {
                 '\n' | '。' | '！' | '？' | '；' => true,
                 // `!!` in "don't use !!" is code, not an exclamation.
                 '!' | '?' | ';' => {
-                    next.is_none_or(char::is_whitespace) && i > 0 && chars[i - 1].is_alphanumeric()
+                    let run_start = chars[..i]
+                        .iter()
+                        .rposition(|&p| p != c)
+                        .map_or(0, |p| p + 1);
+                    next.is_none_or(char::is_whitespace)
+                        && run_start > 0
+                        && chars[run_start - 1].is_alphanumeric()
                 }
                 '.' => {
                     next.is_none_or(char::is_whitespace)
@@ -654,13 +770,16 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         Some(m) if m.end() < sentence.len() => (true, sentence[m.end()..].trim()),
         _ => (asked, sentence.trim()),
     };
-    if explicit && words(body).len() + cjk_pairs(body).len() < 2 {
+    // "Remember this", "stop it": nothing to remember by itself.
+    if words(body).len() + cjk_pairs(body).len() < 1 || BARE_OBJECT.is_match(body) {
         return None;
     }
     if body.chars().count() < 4 || body.chars().count() > 400 {
         return None;
     }
-    let is_question = body.ends_with('?') || body.ends_with('？') || QUESTION_START.is_match(body);
+    let is_question = body.ends_with('?')
+        || body.ends_with('？')
+        || QUESTION_START.is_match(body) && !POLITE.is_match(body);
     if is_question || HYPOTHETICAL.is_match(body) {
         return None;
     }
@@ -673,6 +792,8 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         .filter(|m| m.start() == 0)
         .map_or(body, |m| body[m.end()..].trim());
     let text = capitalise(body_clean.trim_end_matches(['.', '!', '。', '！']));
+    let project_cue = PROJECT.is_match(body_clean)
+        || REASON.is_match(body_clean) && (SUBJECT.is_match(body_clean) || correction);
     let memory_type = if USER.is_match(body_clean) && !USER_EXCLUDE.is_match(body_clean) {
         MemoryType::User
     } else if is_reference(body_clean) {
@@ -680,9 +801,11 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
     } else if FEEDBACK.is_match(body_clean) || FEEDBACK_ANYWHERE.is_match(body_clean) {
         MemoryType::Feedback
     } else if DECISION.is_match(body_clean)
-        || PROJECT.is_match(body_clean)
+        || project_cue
             && (explicit || !DERIVABLE.is_match(body_clean) || DATE_ABSOLUTE.is_match(body_clean))
-            && (explicit || !TASK.is_match(body_clean))
+            && (explicit
+                || !TASK.is_match(body_clean)
+                    && !clause_tails(body_clean).any(|t| TASK.is_match(t)))
             && project_is_not_task_talk(body_clean)
     {
         MemoryType::Project
@@ -734,6 +857,14 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
     })
 }
 
+/// The rest of a sentence from each clause on ("a, b and c" → "b and c", "c").
+fn clause_tails(sentence: &str) -> impl Iterator<Item = &str> {
+    CLAUSE_START
+        .find_iter(sentence)
+        .map(move |m| &sentence[m.end()..])
+        .filter(|tail| tail.chars().count() >= 8)
+}
+
 /// A sentence that explains the statement before it, rather than asking for work.
 fn is_context(sentence: &str) -> bool {
     let n = sentence.chars().count();
@@ -743,6 +874,8 @@ fn is_context(sentence: &str) -> bool {
         && !sentence.ends_with('?')
         && !sentence.ends_with('？')
         && !QUESTION_START.is_match(sentence)
+        && !LOG_OR_CODE.is_match(sentence)
+        && !TASK_ANYWHERE.is_match(sentence)
         && crate::secrets::find(sentence).is_none()
 }
 
@@ -785,6 +918,8 @@ fn is_reference(text: &str) -> bool {
         "tracked on",
         "live in",
         "lives in",
+        "stored in",
+        "listed in",
         "are in",
         "is in",
         "kept in",

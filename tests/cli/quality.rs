@@ -85,8 +85,8 @@ struct Counts {
     matched: usize,
 }
 
-fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extraction/cases");
+fn cases(set: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(set);
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("fixtures/extraction/cases")
         .filter_map(Result::ok)
@@ -97,18 +97,35 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
+/// The labelled set the builtin extractor was tuned on.
 #[test]
 fn builtin_extraction_quality_on_the_labelled_set() {
-    let cases = cases();
+    let cases = cases("fixtures/extraction/cases");
     assert!(
         cases.len() >= 30,
         "the labelled set has {} cases",
         cases.len()
     );
+    evaluate("labelled set", &cases);
+}
+
+/// The held-out set, written without looking at the extractor and never used to tune it.
+#[test]
+fn builtin_extraction_quality_on_the_held_out_set() {
+    let cases = cases("fixtures/extraction/holdout/cases");
+    assert!(
+        cases.len() >= 20,
+        "the held-out set has {} cases",
+        cases.len()
+    );
+    evaluate("held-out set", &cases);
+}
+
+fn evaluate(set: &str, cases: &[PathBuf]) {
     let mut by_type: BTreeMap<String, Counts> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut leaks = Vec::new();
-    for case in &cases {
+    for case in cases {
         let name = case
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -189,6 +206,7 @@ fn builtin_extraction_quality_on_the_labelled_set() {
         }
     }
     let mut total = Counts::default();
+    println!("{set}");
     println!(
         "{:<10} {:>8} {:>8} {:>8} {:>9} {:>7} {:>6}",
         "type", "expected", "produced", "matched", "precision", "recall", "F1"
