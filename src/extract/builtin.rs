@@ -56,7 +56,7 @@ pattern!(
 );
 pattern!(
     BARE_OBJECT,
-    r"(?i)^(?:\S+\s+)?(?:stop|do|fix|change|try|use|keep|leave|drop|remember|note|save)\s+(?:it|this|that|them|these|those)\W*$"
+    r"(?i)^(?:\S+\s+)?(?:stop|do|fix|change|try|use|keep|leave|drop|remember|note|save)\s+(?:it|this|that|them|these|those)(?:\s+for (?:next time|later|the future|future reference))?\W*$|^(?:it|this|that|them) for (?:next time|later|the future|future reference)\W*$"
 );
 pattern!(
     POLITE,
@@ -398,7 +398,8 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
         // "That note is stale." makes what follows in the prompt a correction.
         let mut correcting = false;
         for (i, (sentence, asked)) in sentences.iter().enumerate() {
-            if used[i] {
+            // Nothing of a sentence that holds a secret is kept, not even a clause of it.
+            if used[i] || crate::secrets::find(sentence).is_some() {
                 continue;
             }
             let forget_rest = |text: &str| FORGET.find(text).map(|m| text[m.end()..].to_string());

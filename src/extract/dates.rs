@@ -1,8 +1,9 @@
 //! Relative dates made absolute (DESIGN §3: dates in bodies are absolute), from the date the
 //! person wrote the message. English and Chinese.
 //!
-//! Conventions: "next Friday", "this Friday" and "by Friday" mean the first Friday after the
-//! message's date ("on Fridays" and a bare "周五" are left alone: as often habits as dates); "下周五" means the Friday of the next calendar week (Monday-based), as
+//! Conventions: "this Friday" and "by Friday" mean the first Friday after the message's date;
+//! "next Friday" means the same unless that Friday is in the message's own week (Monday-based),
+//! then the one a week later ("on Fridays" and a bare "周五" are left alone: as often habits as dates); "下周五" means the Friday of the next calendar week (Monday-based), as
 //! Chinese reads it; "next week" is "the week of <its Monday>". The phrase is replaced by the
 //! date.
 
@@ -121,8 +122,12 @@ fn english_date(c: &Captures<'_>, date: NaiveDate) -> String {
         let Some(day) = weekday_en(wd.as_str()) else {
             return whole.to_string();
         };
-        let target = next_weekday(date, day);
+        let mut target = next_weekday(date, day);
         let rel = rel.as_str().to_ascii_lowercase();
+        // "Next Thursday" said on a Tuesday is the Thursday of next week, not in two days.
+        if rel == "next" && monday_of(target) == monday_of(date) {
+            target += Duration::days(7);
+        }
         return match rel.as_str() {
             "next" | "this" | "coming" => ymd(target),
             _ => format!("{} {}", rel, ymd(target)),
@@ -201,8 +206,14 @@ mod tests {
         let d = day("2026-03-05");
         assert_eq!(
             absolutize("merge freeze next Friday", d),
+            "merge freeze 2026-03-13"
+        );
+        assert_eq!(
+            absolutize("merge freeze this Friday", d),
             "merge freeze 2026-03-06"
         );
+        // Said on a Sunday: the coming Friday is already next week.
+        assert_eq!(absolutize("next Friday", day("2026-03-08")), "2026-03-13");
         assert_eq!(
             absolutize("the demo is next Thursday", d),
             "the demo is 2026-03-12"
