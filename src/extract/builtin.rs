@@ -40,7 +40,7 @@ pattern!(
 );
 pattern!(
     REMEMBER_THESE,
-    r"(?i)^(?:(?:and|also|so|please)[,]?\s+)*(?:please\s+)?(?:remember|note|keep in mind|save|memori[sz]e)\s+(?:both|all|this|that|these|those|it|them|all of (?:this|that|it|them)|(?:both|all) of (?:these|those|them))(?:\s+(?:for next time|for later|please))?\W*$|^(?:请)?(?:记住|记下)(?:这些|这个|这两点|这几点|以上|上面的)?\W*$"
+    r"(?i)^(?:(?:and|also|so|please)[,]?\s+)*(?:please\s+)?(?:remember|note|keep in mind|save|memori[sz]e)\s+(?:both|all|this|that|these|those|it|them|all of (?:this|that|it|them)|(?:both|all) of (?:these|those|them))(?:\s+(?:for next time|for later|please)|\s+(?:so|because|for|since)\b.*)?\W*$|^(?:请)?(?:记住|记下)(?:这些|这个|这两点|这几点|以上|上面的)?\W*$"
 );
 pattern!(
     THINGS_TO_REMEMBER,
@@ -48,7 +48,7 @@ pattern!(
 );
 pattern!(
     DISCOURSE,
-    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads up|fyi)\s*[:,，：-]?\s+|(?:另外|还有|顺便说一下|对了|跟你说一下|跟你说一声|说一声|提一下|提醒一下)\s*[:,，：]?\s*)+"
+    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads[- ]up(?: for later)?|fyi|for context|context(?: for [\w ]{1,20})?|quick one(?: while i remember)?)\s*[:,，：—-]?\s+|(?:另外|还有|顺便说一下|顺便说一句|对了|跟你说一下|跟你说一声|说一声|提一下|提醒一下|同步一下)\s*[:,，：]?\s*)+"
 );
 pattern!(
     ANAPHOR,
@@ -103,13 +103,31 @@ pattern!(
     CLAUSE_START,
     r"(?:[,;:—–]|\s-)\s+(?:(?:and|but|so|also|though|plus|btw|fwiw)\s+)?|\s(?:and|but|so|because|since)\s+|[，；：]\s*"
 );
+pattern!(STALE_VALUE, r",\s*not\s+[^\s,.;]+");
+pattern!(
+    NAMED_PLACE,
+    r"(?i)\b(?:tracked (?:in|on)|lives? in|stored in|listed in|logged (?:in|to)|under|are in|is in|kept in|documented in|goes? in|are on|is on|posted in|post in|ask in|see the|check the)\b|在|见"
+);
+pattern!(
+    BACK_REFERENCE,
+    r"(?i)\b(?:them|those|these)\b|\b(?:do|add|use|put|write|make|keep|leave)\s+(?:it|that|this)\b|这些|那些"
+);
+pattern!(
+    CORRECTED_VALUE,
+    r"(?i)\b(?:is|are|was)\s+(?:now\s+)?\S+,?\s+not\s+\S+|\bnot\s+\S+,?\s+but\s+\S+|\b(?:is|are) now\b|不是\S+而是|改成|改为"
+);
+pattern!(
+    SCOPED_HEADER,
+    r"(?i)(?:for (?:today|now|this (?:task|pr|session|one))|today|right now|这次|今天)\W*[:：]\s*$"
+);
+pattern!(FORGET_ZH, r"(?:忘掉|忘记|忘了吧|删掉|不用记了?|别记了?)");
 pattern!(
     FORGET,
     r"(?i)^(?:(?:ok(?:ay)?|also|and|actually|oh|ugh|so|yeah|right)[,:]?\s+)*(?:(?:please|you can|you may|just)\s+)?(?:forget(?:\s+about)?(?:\s+(?:that|what i said about|the (?:note|memory|thing) about|my|our|the))?|ignore what i said about|disregard what i said about|you can forget|no need to remember|(?:请)?(?:忘掉|忘记|忘了|删掉|不用再?记|别记)(?:关于)?)\s*"
 );
 pattern!(
     CORRECTION,
-    r"(?i)^(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:is|are) (?:outdated|out of date|wrong|stale)\b|调整|改到|改为|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
+    r"(?i)^(?:(?:argh|ugh|oops|oh|ah|hmm|hm)[,!.]?\s+)?(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|i mixed (?:it|them) up|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:is|are) (?:gone|dead|no more)\b|\breplaced (?:it |that |them )?with\b|\b(?:was|were|got) renamed\b|\brenamed to\b|\bhas moved to\b|\b\S+,\s*not\s+\S+|\b(?:is|are) (?:outdated|out of date|wrong|stale)\b|调整|改到|改为|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
 );
 pattern!(
     QUESTION_START,
@@ -121,11 +139,11 @@ pattern!(
 );
 pattern!(
     EPHEMERAL,
-    r"(?i)^(?:don't|do not|never mind)\s+\w+\s+(?:it|this|that|them|those|these)\b(?:\s+(?:in there|here|there|yet|now))?$|^(?:don't|do not)\s+\w+\s+(?:it|this|that)\s+in there\b|\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
+    r"(?i)\bin [\w./-]+\.\w+ only\b|\bonly (?:in|for) this (?:file|view|component|module|class|function|script|notebook)\b|\bthrowaway\b|^(?:don't|do not|never mind)\s+\w+\s+(?:it|this|that|them|those|these)\b(?:\s+(?:in there|here|there|yet|now))?$|^(?:don't|do not)\s+\w+\s+(?:it|this|that)\s+in there\b|\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
 );
 pattern!(
     FEEDBACK,
-    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|no|nope|hey|dude|man|ugh|yeah|hmm|hm|well|one thing(?: though)?)[,!.]*\s+)*(?:always|never|don't|do not|stop \w+ing\b|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like) |i (?:want|need) you to (?:always|never|stop)|i'd (?:prefer|rather|like you)|(?:it )?would be (?:great|nice|better|good|awesome|helpful) if you|it'd be (?:great|nice|better|good) if you|i'd appreciate (?:it )?if you|can you (?:stop|always|never|please stop)|your (?:answers|replies|responses|explanations|messages|comments|commit messages|summaries|prs?) are (?:\w+ )?(?:too|so|really|way|a bit)|just (?:give|show|tell) me|keep (?:your )?(?:answers|replies|it) (?:short|brief)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
+    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|just|no|nope|hey|dude|man|ugh|yeah|hmm|hm|well|one thing(?: though)?)[,!.]*\s+)*(?:always|never|(?:we|you) (?:don't|never|always|do not) (?:use|put|add|write|run|commit|push|touch|do|call|mock|merge|deploy|ship|include|allow)\b|no (?:new |more |extra )?[\w-]+ (?:without|unless|of|in (?:the |our )?(?:code|repo|tests?|commits?|prs?))\b|don't|do not|stop \w+ing\b|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like) |i (?:want|need) you to (?:always|never|stop)|i'd (?:prefer|rather|like you)|(?:it )?would be (?:great|nice|better|good|awesome|helpful) if you|it'd be (?:great|nice|better|good) if you|i'd appreciate (?:it )?if you|can you (?:stop|always|never|please stop)|your (?:answers|replies|responses|explanations|messages|comments|commit messages|summaries|prs?) are (?:\w+ )?(?:too|so|really|way|a bit)|just (?:give|show|tell) me|keep (?:your )?(?:answers|replies|it) (?:short|brief)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
 );
 pattern!(
     FEEDBACK_ANYWHERE,
@@ -136,6 +154,10 @@ pattern!(
     r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i'm|i am|im)\s+(?:a|an|the|our|the team's|one of the|new to|fairly new to|pretty new to|very new to|not (?:very )?familiar with|(?:very |quite |pretty )?(?:familiar|experienced|comfortable|fluent) (?:with|in)|coming from|primarily|mostly|mainly|responsible for|in charge of|on the \S+ team|a \S+ (?:engineer|developer|dev|designer|scientist|manager|lead|student|researcher))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:i've|i have) (?:been (?:writing|working|using|doing|programming|coding)|spent|worked|written|used|never (?:used|written|worked|touched))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:my (?:role|background|job|title|team|expertise|day job|main language) (?:is|was)|i work (?:as|on|at|in|mostly|mainly|primarily)|i (?:lead|manage|run|own|maintain) (?:the|our|a)|i (?:mostly|mainly|primarily|usually) (?:write|work|code|use|do)|i don't (?:really )?know (?:much )?(?:about )?(?:rust|go|python|java|typescript|javascript|react|css|sql|kubernetes|k8s|the frontend|the backend|frontend|backend)|i know (?:\S+ )?(?:well|very well|inside out))|^(?:我是|我在\S*(?:工作|上班|团队)|我做了|我写了|我用了|我刚(?:开始)?(?:接触|学|入门|转|从|来|加入)|我(?:之前|以前)(?:是|做|在|一直)|我(?:不太|不怎么|不)(?:懂|熟悉|会)|我(?:很|比较|非常)?熟悉|我(?:还)?不熟|我负责|我的(?:背景|角色|职位|工作)|我主要)"
 );
 pattern!(
+    USER_BACKGROUND,
+    r"(?i)^(?:(?:so|and|btw|fwiw|also|for context|context)[,:]?\s+)*(?:i(?:'m| am)\s+(?:\S+\s+){0,3}?(?:engineer|developer|dev|designer|scientist|analyst|manager|lead|architect|student|researcher|intern|sre|devops|admin|founder|cto|consultant|freelancer|contractor|maintainer|programmer|tester|qa)s?\b|i(?:'m| am) (?:~|about |around )?\w+ (?:months?|years?) into\b|i (?:came|come) from\b|i (?:did|spent|have) (?:\w+ )?(?:years?|decades?) (?:of|in|doing|writing|working)\b|i(?:'ve| have) (?:\w+ )?(?:years?) (?:of|in)\b|i studied\b|i(?:'ve| have) been (?:a|an)\b)|\b(?:is my (?:first|native|mother) (?:language|tongue)|my (?:first|native|mother) (?:language|tongue) is|english is not my first language|i'm not a native)\b"
+);
+pattern!(
     USER_EXCLUDE,
     r"(?i)^(?:i'm|i am|im)\s+(?:a (?:bit|little)|going|trying|looking|not sure|sure|done|back|here|working on (?:the|this|it)|about to|getting|seeing|confused|stuck|wondering|thinking|asking|afraid|happy|glad|sorry|ok|okay|fine|in the middle)|我是说|我是想|我是不是"
 );
@@ -143,7 +165,7 @@ pattern!(URL, r#"https?://[^\s<>"'`)\]]+"#);
 pattern!(CHANNEL, r"(?:^|\s)#[a-z0-9][a-z0-9_\-]{2,}");
 pattern!(
     REFERENCE_CUE,
-    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide|vault|1password|bitwarden|lastpass|doppler|infisical|google drive|shared drive|sharepoint|google docs?|sheets?|spreadsheet|miro|loom|vanta|wandb|weights & biases|mlflow|airflow|looker|metabase|tableau|amplitude|mixpanel|posthog|launchdarkly|statuspage|opsgenie|honeycomb|new relic|splunk|gitbook|swagger|postman|storybook|knowledge base|wiki page)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群|放在|存在|设计稿|飞书|语雀|钉钉"
+    r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide|vault|1password|bitwarden|lastpass|doppler|infisical|google drive|shared drive|sharepoint|google docs?|sheets?|spreadsheet|miro|loom|vanta|wandb|weights & biases|mlflow|airflow|looker|metabase|tableau|amplitude|mixpanel|posthog|launchdarkly|statuspage|opsgenie|honeycomb|new relic|splunk|gitbook|swagger|postman|storybook|knowledge base|wiki page|w&b|confluence page|runs? (?:are )?logged)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群|放在|存在|设计稿|飞书|语雀|钉钉"
 );
 pattern!(
     REFERENCE_PLACE,
@@ -151,11 +173,15 @@ pattern!(
 );
 pattern!(
     PROJECT,
-    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no \w+ changes|belongs? to|we(?:'re| are) on|(?:production|prod|staging) (?:runs?|is on|uses)|we only vendor|vendored|only runs|won't (?:stand up|support|allow|approve|accept)|(?:have|has) been (?:really |very )?clear|release branch|(?:gets|get|is|will be) cut|(?:will be|are|is) (?:pinned|frozen)|frozen|force updates?|audit(?:ors?)?|read-only (?:access|mode))\b|必须|之前(?:必须|要|得)|只读|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
+    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no \w+ changes|belongs? to|we(?:'re| are) on|(?:production|prod|staging) (?:runs?|is on|uses)|we only vendor|vendored|only runs|won't (?:stand up|support|allow|approve|accept)|(?:have|has) been (?:really |very )?clear|release branch|(?:gets|get|is|will be) cut|(?:will be|are|is) (?:pinned|frozen)|frozen|force updates?|auditors?|read-only (?:access|mode)|requires?|mandates?|contractual(?:ly)?|data residency|gdpr|hipaa|pci|soc ?2|certif\w+|we stay on|we(?:'re| are) staying on|until we ship|no (?:deploys?|merges?|releases?|changes|pushes) (?:to|until|before|on|for)\b|(?:has|have|needs?) to be (?:merged|done|shipped|ready|in|landed) (?:before|by)|before then|land(?:s|ing)? (?:on|next|this)|deadline)\b|必须|之前(?:必须|要|得)|只读|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
 );
 pattern!(
     DECISION,
     r"(?i)\bwe(?:'ve| have)? (?:decided|chose|agreed|went with|went \S+-based|went back to|picked|settled on|standardi[sz]ed on|moved|switched|migrated)\b|我们(?:决定|选|定了|选择|统一|约定|改用|换成)"
+);
+pattern!(
+    DATE_PHRASE,
+    r"(?i)\b(?:today|tonight|tomorrow|the day after tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|end of (?:the )?(?:week|month|quarter|sprint)|eod|eow)\b|今天|明天|后天|下周|下个?月|月底|本周|这周"
 );
 pattern!(
     DATE_ABSOLUTE,
@@ -255,7 +281,6 @@ const SLOTS: &[(&str, &[&str])] = &[
             "sqlite",
             "mongodb",
             "dynamodb",
-            "redis",
         ],
     ),
     (
@@ -317,7 +342,7 @@ const STOPWORDS: &[&str] = &[
 /// The significant words of a text, for naming and for finding related memories.
 fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '\''))
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '\''))
         .map(|w| w.trim_matches(|c| c == '-' || c == '\'').replace('\'', ""))
         .filter(|w| w.len() > 1 && !STOPWORDS.contains(&w.as_str()))
         .collect()
@@ -347,6 +372,8 @@ fn similarity(a: &str, b: &str) -> f64 {
             shared += 0.5;
         }
     }
+    // A shared name ("#ops-pager", "credit-limit", "acme-stg") says more than a shared word.
+    shared += 2.0 * wa.intersection(&wb).filter(|w| is_identifier(w)).count() as f64;
     let ca = cjk_pairs(a);
     let cb = cjk_pairs(b);
     shared += ca.intersection(&cb).count() as f64;
@@ -357,6 +384,14 @@ fn similarity(a: &str, b: &str) -> f64 {
     (shared / total).min(1.0)
 }
 
+/// A word that names something: it holds a '-', '_' or a digit.
+fn is_identifier(word: &str) -> bool {
+    word.len() >= 4
+        && word
+            .chars()
+            .any(|c| c == '-' || c == '_' || c.is_ascii_digit())
+}
+
 /// A memory known to this run: in the dir before it, or drafted by it.
 #[derive(Debug, Clone)]
 struct Known {
@@ -364,6 +399,16 @@ struct Known {
     memory_type: Option<MemoryType>,
     text: String,
     slot: Option<&'static str>,
+}
+
+/// A sentence of a prompt.
+struct Sentence {
+    text: String,
+    /// The person asked for it to be remembered ("… Remember both.").
+    asked: bool,
+    /// Its line in the prompt: a statement's reasons are on its own line, a list's next item
+    /// is not one.
+    line: usize,
 }
 
 /// A statement worth keeping.
@@ -397,14 +442,41 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
         let mut used = vec![false; sentences.len()];
         // "That note is stale." makes what follows in the prompt a correction.
         let mut correcting = false;
-        for (i, (sentence, asked)) in sentences.iter().enumerate() {
+        for (
+            i,
+            Sentence {
+                text: sentence,
+                asked,
+                line,
+            },
+        ) in sentences.iter().enumerate()
+        {
             // Nothing of a sentence that holds a secret is kept, not even a clause of it.
             if used[i] || crate::secrets::find(sentence).is_some() {
                 continue;
             }
-            let forget_rest = |text: &str| FORGET.find(text).map(|m| text[m.end()..].to_string());
+            let forget_rest = |text: &str| {
+                FORGET
+                    .find(text)
+                    .map(|m| text[m.end()..].to_string())
+                    .or_else(|| {
+                        FORGET_ZH
+                            .is_match(text)
+                            .then(|| FORGET_ZH.replace(text, " ").into_owned())
+                    })
+            };
+            // "Forget that note": what the prompt and the reply before it were about.
+            let about = || {
+                let mut about: Vec<&str> = sentences.iter().map(|s| s.text.as_str()).collect();
+                about.push(&turn.previous_reply);
+                about.join(" ")
+            };
             if let Some(rest) = forget_rest(sentence) {
-                forget(&mut known, &mut actions, &rest, &turn.previous_reply);
+                forget(&mut known, &mut actions, &rest, &about());
+                continue;
+            }
+            if in_scoped_list(&sentences, i) && FEEDBACK.is_match(sentence) {
+                // "few things for today: - don't touch X": today's task, not a rule.
                 continue;
             }
             let Some(mut statement) = classify(sentence, *asked).or_else(|| {
@@ -412,7 +484,18 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
                 clause_tails(sentence).find_map(|tail| classify(tail, *asked))
             }) else {
                 if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
-                    forget(&mut known, &mut actions, &rest, &turn.previous_reply);
+                    forget(&mut known, &mut actions, &rest, &about());
+                } else if CORRECTED_VALUE.is_match(sentence)
+                    && let Some(target) = best_match(&known, sentence, None, 0.3)
+                {
+                    // "for credit-limit the bar is 0.88, not 0.85": a new value for a memory.
+                    let statement = Statement {
+                        memory_type: known[target].memory_type.unwrap_or(MemoryType::Project),
+                        text: capitalise(sentence.trim_end_matches(['.', '。'])),
+                        correction: true,
+                    };
+                    let text = dates::absolutize(&statement.text, date);
+                    record(&mut known, &mut actions, statement, text, "", date);
                 } else if CORRECTION.is_match(sentence) {
                     correcting = true;
                 }
@@ -424,7 +507,7 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
             if ANAPHOR.is_match(sentence) {
                 let mut before = Vec::new();
                 for j in (i.saturating_sub(2)..i).rev() {
-                    let previous = &sentences[j].0;
+                    let previous = &sentences[j].text;
                     if used[j] || !(is_context(previous) || REQUEST.is_match(previous)) {
                         break;
                     }
@@ -440,17 +523,25 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
             // The sentences after a statement that explain it are its reason.
             let mut context = Vec::new();
             for j in i + 1..sentences.len() {
-                let next = &sentences[j].0;
+                let next = &sentences[j].text;
                 let continues = CONTINUES.is_match(next)
-                    || classify(next, sentences[j].1).is_none_or(|other| {
-                        // A second project fact right after the first explains it.
-                        other.memory_type == MemoryType::Project
-                            && statement.memory_type == MemoryType::Project
-                            && !DECISION.is_match(next)
+                    || classify(next, sentences[j].asked).is_none_or(|other| {
+                        other.memory_type == statement.memory_type
+                            && (
+                                // A second project fact right after the first explains it.
+                                other.memory_type == MemoryType::Project && !DECISION.is_match(next)
+                                // "…semicolons. please never add them": the same rule again.
+                                || BACK_REFERENCE.is_match(next)
+                            )
                     });
                 // What the person says of themselves goes on about them, not the task.
                 let about_them = statement.memory_type != MemoryType::User || ME.is_match(next);
-                if context.len() == 2 || !is_context(next) || !continues || !about_them {
+                if context.len() == 2
+                    || sentences[j].line != *line
+                    || !is_context(next)
+                    || !continues
+                    || !about_them
+                {
                     break;
                 }
                 used[j] = true;
@@ -496,6 +587,12 @@ fn record(
     });
     // A correction is matched with what explains it too ("we went trunk-based. Staging now
     // deploys tags" corrects "staging deploys from develop").
+    // "the bar is 0.88, not 0.85": the memory keeps the current value only.
+    let text = if statement.correction {
+        STALE_VALUE.replace_all(&text, "").into_owned()
+    } else {
+        text
+    };
     let (threshold, about) = if statement.correction {
         (0.3, format!("{text} {context}"))
     } else {
@@ -538,6 +635,15 @@ fn compatible(a: MemoryType, b: MemoryType) -> bool {
         )
 }
 
+/// Whether sentence `i` is an item of a list headed "few things for today:".
+fn in_scoped_list(sentences: &[Sentence], i: usize) -> bool {
+    sentences[..i]
+        .iter()
+        .rev()
+        .find(|s| s.text.ends_with(':') || s.text.ends_with('：'))
+        .is_some_and(|s| SCOPED_HEADER.is_match(&s.text))
+}
+
 /// Remove the memory "forget …" is about, if one is.
 fn forget(known: &mut Vec<Known>, actions: &mut Vec<Action>, rest: &str, previous_reply: &str) {
     if let Some(target) = forget_target(known, rest, previous_reply) {
@@ -549,7 +655,7 @@ fn forget(known: &mut Vec<Known>, actions: &mut Vec<Action>, rest: &str, previou
 
 /// What "forget …" is about: what follows it, or, for "forget that", what was just discussed.
 fn forget_target(known: &[Known], rest: &str, previous_reply: &str) -> Option<usize> {
-    best_match(known, rest, None, 0.15).or_else(|| {
+    best_match(known, rest, None, 0.1).or_else(|| {
         let anaphoric = words(rest).len() + cjk_pairs(rest).len() <= 6;
         if anaphoric {
             best_match(known, previous_reply, None, 0.3)
@@ -586,27 +692,35 @@ fn best_match(
 
 /// The sentences of a prompt that could be statements, plus a confirmed proposal; each with
 /// whether the person asked for it to be remembered ("… Remember both.").
-fn statements_of(turn: &Turn) -> Vec<(String, bool)> {
+fn statements_of(turn: &Turn) -> Vec<Sentence> {
     let text = normalize(&strip_quoted(&IDE_CONTEXT.replace_all(&turn.prompt, "")));
     let mut out = Vec::new();
-    let mut sentences: Vec<String> = split_sentences(&text)
-        .into_iter()
-        .map(|s| match DISCOURSE.find(&s) {
-            Some(m) if m.end() < s.len() => s[m.end()..].to_string(),
-            _ => s,
+    let mut sentences: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .flat_map(|(line, text)| split_sentences(text).into_iter().map(move |s| (line, s)))
+        .map(|(line, s)| match DISCOURSE.find(&s) {
+            Some(m) if m.end() < s.len() => (line, s[m.end()..].to_string()),
+            _ => (line, s),
         })
         .collect();
-    if let Some(first) = sentences.first()
+    if let Some((_, first)) = sentences.first()
         && AFFIRMATIVE.is_match(first)
         && first.chars().count() <= 80
         && let Some(proposal) = confirmed_proposal(&turn.previous_reply)
     {
-        out.push((proposal, true));
+        out.push(Sentence {
+            text: proposal,
+            asked: true,
+            line: usize::MAX,
+        });
     }
     let before = sentences.len();
-    sentences.retain(|s| !REMEMBER_THESE.is_match(s));
-    let mut all_explicit = sentences.len() < before;
-    for sentence in &mut sentences {
+    sentences.retain(|(_, s)| !REMEMBER_THESE.is_match(s));
+    // "Remember these" after pasted code or a secret is about those, never saved.
+    let pasted = turn.prompt.contains("```") || crate::secrets::find(&turn.prompt).is_some();
+    let mut all_explicit = sentences.len() < before && !pasted;
+    for (_, sentence) in &mut sentences {
         if let Some(m) = THINGS_TO_REMEMBER.find(sentence)
             && m.end() < sentence.len()
         {
@@ -614,7 +728,11 @@ fn statements_of(turn: &Turn) -> Vec<(String, bool)> {
             all_explicit = true;
         }
     }
-    out.extend(sentences.into_iter().map(|s| (s, all_explicit)));
+    out.extend(sentences.into_iter().map(|(line, text)| Sentence {
+        text,
+        asked: all_explicit,
+        line,
+    }));
     out
 }
 
@@ -710,6 +828,9 @@ fn split_sentences(text: &str) -> Vec<String> {
     let mut current = String::new();
     let mut in_code = false;
     let chars: Vec<char> = text.chars().collect();
+    // A long aside in parentheses is a sentence of its own ("(for context, I came from a
+    // bootcamp)"); a short one stays where it is.
+    let mut aside_end = None;
     for (i, &c) in chars.iter().enumerate() {
         if c == '`' {
             in_code = !in_code;
@@ -718,6 +839,19 @@ fn split_sentences(text: &str) -> Vec<String> {
         let boundary = !in_code
             && match c {
                 '\n' | '。' | '！' | '？' | '；' => true,
+                '(' | '（' => {
+                    aside_end = chars[i..]
+                        .iter()
+                        .position(|&p| p == ')' || p == '）')
+                        .filter(|&len| {
+                            len >= 25
+                                && !chars[i..i + len].iter().collect::<String>().contains("://")
+                        })
+                        .map(|len| i + len);
+                    aside_end.is_some()
+                }
+                ')' | '）' => aside_end == Some(i),
+                '\u{1F300}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' => true,
                 // `!!` in "don't use !!" is code, not an exclamation.
                 '!' | '?' | ';' => {
                     let run_start = chars[..i]
@@ -795,10 +929,16 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
     let text = capitalise(body_clean.trim_end_matches(['.', '!', '。', '！']));
     let project_cue = PROJECT.is_match(body_clean)
         || REASON.is_match(body_clean) && (SUBJECT.is_match(body_clean) || correction);
-    let memory_type = if USER.is_match(body_clean) && !USER_EXCLUDE.is_match(body_clean) {
+    let has_date = DATE_PHRASE.is_match(body_clean) || DATE_ABSOLUTE.is_match(body_clean);
+    let memory_type = if (USER.is_match(body_clean) || USER_BACKGROUND.is_match(body_clean))
+        && !USER_EXCLUDE.is_match(body_clean)
+    {
         MemoryType::User
     } else if is_reference(body_clean) {
         MemoryType::Reference
+    } else if has_date && project_cue && !TASK.is_match(body_clean) {
+        // "the deadline is the day after tomorrow; new features 一律 wait": a dated fact.
+        MemoryType::Project
     } else if FEEDBACK.is_match(body_clean) || FEEDBACK_ANYWHERE.is_match(body_clean) {
         MemoryType::Feedback
     } else if DECISION.is_match(body_clean)
@@ -913,33 +1053,7 @@ fn is_reference(text: &str) -> bool {
                 && !text.to_lowercase().starts_with("summari");
     }
     // "Bugs are tracked in Linear (project INGEST)": a named tool that is a place.
-    let lower = text.to_lowercase();
-    cue && [
-        "tracked in",
-        "tracked on",
-        "live in",
-        "lives in",
-        "stored in",
-        "listed in",
-        "are in",
-        "is in",
-        "kept in",
-        "documented in",
-        "go in",
-        "goes in",
-        "are on",
-        "is on",
-        "posted in",
-        "post in",
-        "ask in",
-        "see the",
-        "check the",
-        "在",
-        "见",
-    ]
-    .iter()
-    .any(|p| lower.contains(p))
-        && !DERIVABLE.is_match(text)
+    cue && NAMED_PLACE.is_match(text) && !DERIVABLE.is_match(text)
 }
 
 fn capitalise(s: &str) -> String {

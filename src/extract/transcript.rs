@@ -23,9 +23,9 @@ pub enum Record {
         text: String,
         timestamp: Option<DateTime<Utc>>,
     },
-    /// One line of an assistant API message: its text and the tools it called.
+    /// One line of an assistant API message (one API message spans several lines): its text
+    /// and the tools it called.
     Assistant {
-        message_id: Option<String>,
         text: String,
         tool_uses: Vec<ToolUse>,
     },
@@ -102,7 +102,7 @@ impl<R: BufRead> Reader<R> {
                 return Ok(None);
             }
             self.offset += n as u64;
-            let text = trim_ascii(&self.line);
+            let text = self.line.trim_ascii();
             if text.is_empty() {
                 continue;
             }
@@ -114,10 +114,6 @@ impl<R: BufRead> Reader<R> {
             }
         }
     }
-}
-
-fn trim_ascii(bytes: &[u8]) -> &[u8] {
-    bytes.trim_ascii()
 }
 
 /// The fields of a line that extraction reads; serde skips the rest.
@@ -157,8 +153,6 @@ struct Line<'a> {
 
 #[derive(Deserialize)]
 struct Message {
-    #[serde(default)]
-    id: Option<String>,
     #[serde(default)]
     content: Content,
 }
@@ -355,11 +349,7 @@ impl Line<'_> {
             } else if let Content::Text(t) = &message.content {
                 text.push_str(t);
             }
-            return Record::Assistant {
-                message_id: message.id.clone(),
-                text,
-                tool_uses,
-            };
+            return Record::Assistant { text, tool_uses };
         }
         if self.is_meta || self.is_compact_summary || self.transcript_only {
             return Record::Other;
@@ -403,7 +393,7 @@ fn push_text(out: &mut String, text: &str) {
 /// A person's prompt and what the assistant answered before it (the context a "yes" confirms).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Turn {
-    /// The assistant's text just before this prompt (empty at the start).
+    /// The assistant's text since the previous prompt (empty at the start).
     pub previous_reply: String,
     pub prompt: String,
     pub timestamp: Option<DateTime<Utc>>,
@@ -411,25 +401,30 @@ pub struct Turn {
     pub end: u64,
 }
 
-/// Puts assistant messages back together and pairs each prompt with the reply before it.
+/// The most of the assistant's text before a prompt that a turn keeps.
+const MAX_REPLY_BYTES: usize = 8 * 1024;
+
+/// Puts assistant messages back together and pairs each prompt with what the assistant said
+/// since the prompt before it (its end, at most [`MAX_REPLY_BYTES`]).
 #[derive(Default)]
 pub struct Turns {
     reply: String,
-    reply_id: Option<String>,
 }
 
 impl Turns {
     /// Feed a record; returns a turn when the record is a prompt.
     pub fn push(&mut self, located: &Located) -> Option<Turn> {
         match &located.record {
-            Record::Assistant {
-                message_id, text, ..
-            } => {
-                if message_id.is_none() || *message_id != self.reply_id {
-                    self.reply.clear();
-                    self.reply_id = message_id.clone();
-                }
+            Record::Assistant { text, .. } => {
                 push_text(&mut self.reply, text);
+                // Only the end of a long reply is kept: memory stays bounded.
+                if self.reply.len() > MAX_REPLY_BYTES {
+                    let mut cut = self.reply.len() - MAX_REPLY_BYTES;
+                    while !self.reply.is_char_boundary(cut) {
+                        cut += 1;
+                    }
+                    self.reply.drain(..cut);
+                }
                 None
             }
             Record::Prompt { text, timestamp } => {
@@ -439,12 +434,10 @@ impl Turns {
                     timestamp: *timestamp,
                     end: located.end,
                 };
-                self.reply_id = None;
                 Some(turn)
             }
             Record::CompactBoundary => {
                 self.reply.clear();
-                self.reply_id = None;
                 None
             }
             Record::Sidechain | Record::Other => None,
@@ -516,7 +509,6 @@ mod tests {
         assert_eq!(
             records[1].record,
             Record::Assistant {
-                message_id: Some("m".into()),
                 text: "ok".into(),
                 tool_uses: vec![ToolUse {
                     name: "Write".into(),

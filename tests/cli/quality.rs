@@ -109,12 +109,26 @@ fn builtin_extraction_quality_on_the_labelled_set() {
     evaluate("labelled set", &cases);
 }
 
-/// The held-out set, written without looking at the extractor and never used to tune it.
+/// The second set: written without looking at the extractor; scored F1 0.45 when first run,
+/// then used for tuning too.
 #[test]
-fn builtin_extraction_quality_on_the_held_out_set() {
+fn builtin_extraction_quality_on_the_second_set() {
     let cases = cases("fixtures/extraction/holdout/cases");
     assert!(
         cases.len() >= 20,
+        "the second set has {} cases",
+        cases.len()
+    );
+    evaluate("second set (tuned on after its first run)", &cases);
+}
+
+/// The held-out set: written without looking at the extractor or the other sets, never used
+/// to tune it.
+#[test]
+fn builtin_extraction_quality_on_the_held_out_set() {
+    let cases = cases("fixtures/extraction/fresh/cases");
+    assert!(
+        cases.len() >= 30,
         "the held-out set has {} cases",
         cases.len()
     );
