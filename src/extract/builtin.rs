@@ -48,7 +48,7 @@ pattern!(
 );
 pattern!(
     DISCOURSE,
-    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads[- ]up(?: for later)?|fyi|for context|context(?: for [\w ]{1,20})?|quick one(?: while i remember)?)\s*[:,，：—-]?\s+|(?:另外|还有|顺便说一下|顺便说一句|对了|跟你说一下|跟你说一声|说一声|提一下|提醒一下|同步一下)\s*[:,，：]?\s*)+"
+    r"(?i)^(?:(?:also|and|btw|by the way|oh|ps|p\.s\.|one more thing|another thing|plus|heads[- ]up(?: for later)?|fyi|for context|context(?: for [a-z ]{1,20})?|quick one(?: while i remember)?|heads[- ]up first|one more(?: thing)?(?: for the record)?|update on [a-z ]{1,20}|some context(?: for [a-z ]{1,20})?)\s*[:,，：—-]?\s+|(?:另外|还有|顺便说一下|顺便说一句|对了|跟你说一下|跟你说一声|说一声|提一下|提醒一下|同步一下|先说一下|说明一下)\s*[:,，：]?\s*)+"
 );
 pattern!(
     ANAPHOR,
@@ -92,7 +92,7 @@ pattern!(
 );
 pattern!(
     TASK,
-    r"(?i)^(?:(?:ok(?:ay)?|so|and|then|now|also|great|thanks|cool)[,.!]?\s+)*(?:let's|lets|go ahead|go with|go for|put|run|fix|push|commit|add|write|make|do|start|create|update|try|check|look|open|show|give|can you|could you|would you|please (?:fix|run|add|update|look|check|make|put|write|open)|merge|deploy|ship|finish|continue|use option|carry on|proceed|revert|rename|delete|remove|refactor|implement|walk|change|bump|tag|take|generate|leave|skip|collapse|scan|sketch|explain|tell|send|ping|hold on|wait|thanks|thank you|great|cool|nice|perfect)\b|^(?:先|帮我|跑|提交|改|把|看看|那先|麻烦|继续|好的|谢谢|行)"
+    r"(?i)^(?:(?:ok(?:ay)?|so|and|then|now|also|great|thanks|cool)[,.!]?\s+)*(?:let's|lets|go ahead|go with|go for|put|run|fix|push|commit|add|write|make|do|start|create|update|try|check|look|open|show|give|can you|could you|would you|please (?:fix|run|add|update|look|check|make|put|write|open)|merge|deploy|ship|finish|continue|use option|carry on|proceed|revert|rename|delete|remove|refactor|implement|read|fetch|summari[sz]e|visit|go through|check out|backfill|walk|change|bump|tag|take|generate|leave|skip|collapse|scan|sketch|explain|tell|send|ping|hold on|wait|thanks|thank you|great|cool|nice|perfect)\b|^(?:先|帮我|跑|提交|改|把|看看|那先|麻烦|继续|好的|谢谢|行)"
 );
 pattern!(WORD, r"[A-Za-z']+");
 pattern!(
@@ -103,6 +103,7 @@ pattern!(
     CLAUSE_START,
     r"(?:[,;:—–]|\s-)\s+(?:(?:and|but|so|also|though|plus|btw|fwiw)\s+)?|\s(?:and|but|so|because|since)\s+|[，；：]\s*"
 );
+pattern!(MAJOR_SEPARATOR, r"\s[—–]\s|;\s|；");
 pattern!(STALE_VALUE, r",\s*not\s+[^\s,.;]+");
 pattern!(
     NAMED_PLACE,
@@ -117,6 +118,26 @@ pattern!(
     r"(?i)\b(?:is|are|was)\s+(?:now\s+)?\S+,?\s+not\s+\S+|\bnot\s+\S+,?\s+but\s+\S+|\b(?:is|are) now\b|不是\S+而是|改成|改为"
 );
 pattern!(
+    RETRACTION,
+    r"(?i)^(?:(?:ah|oh|ok|wait|hmm)[,!.]?\s+)*(?:scratch (?:what i said|that)|ignore what i said|never mind what i said)(?: about [^—–:]{1,40})?\s*[—–:-]\s*"
+);
+pattern!(
+    PLAN,
+    r"(?i)\b(?:i'll|i will|i'm going to|let me|let's|we'll see)\b|我(?:会|来|先)"
+);
+pattern!(
+    POINTS_BACK,
+    r"(?i)\b(?:(?:that|this|these|those) (?:pattern|rule|format|style|convention|way|naming|one)|like (?:this|that)|stick to (?:that|this|it)|do that|that always|this way|that way)\b|这样|那样"
+);
+pattern!(
+    SCOPE_LEAD,
+    r"(?i)^(?:(?:and|also|so|but|ok(?:ay)?)[,]?\s+)?(?:in [a-zA-Z0-9_./-]+ only\b|for this (?:pr|task|change|branch|ticket|one|session|file)(?: only)?|for today|just for today|just this once|this time only|only for this (?:pr|task|change|branch|ticket))\b|^(?:这次|今天)(?:先|就)?"
+);
+pattern!(
+    RULES_HEADER,
+    r"(?i)\b(?:rules?|conventions?|guidelines?|ground rules|house rules|规则|规范|约定)\b[^:：]{0,40}[:：]\s*$"
+);
+pattern!(
     SCOPED_HEADER,
     r"(?i)(?:for (?:today|now|this (?:task|pr|session|one))|today|right now|这次|今天)\W*[:：]\s*$"
 );
@@ -127,7 +148,7 @@ pattern!(
 );
 pattern!(
     CORRECTION,
-    r"(?i)^(?:(?:argh|ugh|oops|oh|ah|hmm|hm)[,!.]?\s+)?(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|i mixed (?:it|them) up|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:is|are) (?:gone|dead|no more)\b|\breplaced (?:it |that |them )?with\b|\b(?:was|were|got) renamed\b|\brenamed to\b|\bhas moved to\b|\b\S+,\s*not\s+\S+|\b(?:is|are) (?:outdated|out of date|wrong|stale)\b|调整|改到|改为|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
+    r"(?i)^(?:(?:argh|ugh|oops|oh|ah|hmm|hm)[,!.]?\s+)?(?:actually|correction|sorry|wait|scratch that|i was wrong|i misspoke|i mixed (?:it|them) up|to correct myself|update|change of plan(?:s)?|其实|更正|纠正|说错了|不对)\b[,:]?\s*|\b(?:is|are) (?:gone|dead|no more)\b|\breplaced (?:it |that |them )?with\b|\bscratch (?:what i said|that)\b|\b(?:slipped|postponed|pushed back|delayed)\b|\b(?:was|were|got) renamed\b|\brenamed to\b|\bhas moved to\b|\b\S+,\s*not\s+\S+|\b(?:is|are) (?:outdated|out of date|wrong|stale)\b|调整|改到|改为|\b(?:switched|moved|migrated|changed)\s+(?:over\s+)?(?:to|from)\b|\bno longer\b|\bnot anymore\b|\banymore\b|\binstead of\b|改成|改用|换成|不再"
 );
 pattern!(
     QUESTION_START,
@@ -139,15 +160,15 @@ pattern!(
 );
 pattern!(
     EPHEMERAL,
-    r"(?i)\bin [\w./-]+\.\w+ only\b|\bonly (?:in|for) this (?:file|view|component|module|class|function|script|notebook)\b|\bthrowaway\b|^(?:don't|do not|never mind)\s+\w+\s+(?:it|this|that|them|those|these)\b(?:\s+(?:in there|here|there|yet|now))?$|^(?:don't|do not)\s+\w+\s+(?:it|this|that)\s+in there\b|\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
+    r"(?i)\bin [a-zA-Z0-9_./-]+\.[a-zA-Z0-9_]+ only\b|\bonly (?:in|for) this (?:file|view|component|module|class|function|script|notebook)\b|\bthrowaway\b|^(?:don't|do not|never mind)\s+[a-zA-Z0-9_]+\s+(?:it|this|that|them|those|these)\b(?:\s+(?:in there|here|there|yet|now))?$|^(?:don't|do not)\s+[a-zA-Z0-9_]+\s+(?:it|this|that)\s+in there\b|\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
 );
 pattern!(
     FEEDBACK,
-    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|just|no|nope|hey|dude|man|ugh|yeah|hmm|hm|well|one thing(?: though)?)[,!.]*\s+)*(?:always|never|(?:we|you) (?:don't|never|always|do not) (?:use|put|add|write|run|commit|push|touch|do|call|mock|merge|deploy|ship|include|allow)\b|no (?:new |more |extra )?[\w-]+ (?:without|unless|of|in (?:the |our )?(?:code|repo|tests?|commits?|prs?))\b|don't|do not|stop \w+ing\b|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like) |i (?:want|need) you to (?:always|never|stop)|i'd (?:prefer|rather|like you)|(?:it )?would be (?:great|nice|better|good|awesome|helpful) if you|it'd be (?:great|nice|better|good) if you|i'd appreciate (?:it )?if you|can you (?:stop|always|never|please stop)|your (?:answers|replies|responses|explanations|messages|comments|commit messages|summaries|prs?) are (?:\w+ )?(?:too|so|really|way|a bit)|just (?:give|show|tell) me|keep (?:your )?(?:answers|replies|it) (?:short|brief)|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
+    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|just|no|nope|hey|dude|man|ugh|yeah|hmm|hm|well|one thing(?: though)?)[,!.]*\s+)*(?:always|never|(?:we|you) (?:don't|never|always|do not) (?:use|put|add|write|run|commit|push|touch|do|call|mock|merge|deploy|ship|include|allow)\b|no (?:new |more |extra )?[a-zA-Z0-9_-]+ (?:without|unless|of|in (?:the |our )?(?:code|repo|tests?|commits?|prs?))\b|don't|do not|stop [a-zA-Z0-9_]+ing\b|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like) |i (?:want|need) you to (?:always|never|stop)|i'd (?:prefer|rather|like you)|(?:it )?would be (?:great|nice|better|good|awesome|helpful) if you|it'd be (?:great|nice|better|good) if you|i'd appreciate (?:it )?if you|can you (?:stop|always|never|please stop)|your (?:answers|replies|responses|explanations|messages|comments|commit messages|summaries|prs?) are (?:[a-zA-Z0-9_]+ )?(?:too|so|really|way|a bit)|just (?:give|show|tell) me|keep (?:your )?(?:answers|replies|it) (?:short|brief)|stick to (?:that|this|it|the)\b|(?:all|every|any) [a-z0-9 /-]{2,40} (?:in|across|for) (?:this|our|the) (?:app|repo|codebase|project|docs|team|site|api|service)\b|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
 );
 pattern!(
     FEEDBACK_ANYWHERE,
-    r"(?i)\b(?:from now on|going forward|in (?:the )?future|(?:reply|answer|respond|talk|write) to me in|(?:reply|answer|respond) in (?:english|chinese|german|french|spanish|japanese))\b|(?:^|[，,；;：:]\s*)(?:以后|今后)|从现在开始|从现在起|一律|别用|不要用|禁止|永远不要|回复(?:我)?(?:的时候|时)?.{0,4}用"
+    r"(?i)\b(?:from now on|going forward|in (?:the )?future|do (?:that|this|it) always|always do (?:that|this|it)|keep doing (?:that|this|it)|love (?:that|it when|how) you|stick to (?:that|this|it) (?:pattern|rule|format|style|for every|everywhere)|not just (?:on|in|for) this|for every (?:branch|commit|pr|test|file|page|endpoint)|(?:reply|answer|respond|talk|write) to me in|(?:reply|answer|respond) in (?:english|chinese|german|french|spanish|japanese))\b|(?:^|[，,；;：:]\s*)(?:以后|今后)|从现在开始|从现在起|一律|别用|不要用|禁止|永远不要|回复(?:我)?(?:的时候|时)?.{0,4}用"
 );
 pattern!(
     USER,
@@ -155,14 +176,14 @@ pattern!(
 );
 pattern!(
     USER_BACKGROUND,
-    r"(?i)^(?:(?:so|and|btw|fwiw|also|for context|context)[,:]?\s+)*(?:i(?:'m| am)\s+(?:\S+\s+){0,3}?(?:engineer|developer|dev|designer|scientist|analyst|manager|lead|architect|student|researcher|intern|sre|devops|admin|founder|cto|consultant|freelancer|contractor|maintainer|programmer|tester|qa)s?\b|i(?:'m| am) (?:~|about |around )?\w+ (?:months?|years?) into\b|i (?:came|come) from\b|i (?:did|spent|have) (?:\w+ )?(?:years?|decades?) (?:of|in|doing|writing|working)\b|i(?:'ve| have) (?:\w+ )?(?:years?) (?:of|in)\b|i studied\b|i(?:'ve| have) been (?:a|an)\b)|\b(?:is my (?:first|native|mother) (?:language|tongue)|my (?:first|native|mother) (?:language|tongue) is|english is not my first language|i'm not a native)\b"
+    r"(?i)^(?:(?:so|and|btw|fwiw|also|for context|context)[,:]?\s+)*(?:i(?:'m| am)\s+(?:\S+\s+){0,3}?(?:engineer|developer|dev|designer|scientist|analyst|manager|lead|architect|student|researcher|intern|sre|devops|admin|founder|cto|consultant|freelancer|contractor|maintainer|programmer|tester|qa)s?\b|i(?:'m| am) (?:~|about |around )?[a-zA-Z0-9_]+ (?:months?|years?) into\b|i (?:came|come) from\b|i (?:did|spent|have) (?:[a-zA-Z0-9_]+ )?(?:years?|decades?) (?:of|in|doing|writing|working)\b|i(?:'ve| have) (?:[a-zA-Z0-9_]+ )?(?:years?) (?:of|in)\b|i studied\b|i(?:'ve| have) been (?:a|an)\b)|\b(?:[a-z-]+ )?(?:appsec|security|qa|sre|devops|platform|infra|data|ml|design|frontend|backend|mobile|student|intern|designer|writer|maintainer|pm) here\b|^(?:我研[一二三]|我(?:大[一二三四]|博[一二三四五]|读研|读博|在读)|我的?课题是|课题是)|\b(?:is my (?:first|native|mother) (?:language|tongue)|my (?:first|native|mother) (?:language|tongue) is|english is not my first language|i'm not a native)\b"
 );
 pattern!(
     USER_EXCLUDE,
     r"(?i)^(?:i'm|i am|im)\s+(?:a (?:bit|little)|going|trying|looking|not sure|sure|done|back|here|working on (?:the|this|it)|about to|getting|seeing|confused|stuck|wondering|thinking|asking|afraid|happy|glad|sorry|ok|okay|fine|in the middle)|我是说|我是想|我是不是"
 );
 pattern!(URL, r#"https?://[^\s<>"'`)\]]+"#);
-pattern!(CHANNEL, r"(?:^|\s)#[a-z0-9][a-z0-9_\-]{2,}");
+pattern!(CHANNEL, r"(?:^|\s)#[a-z][a-z0-9_\-]{2,}");
 pattern!(
     REFERENCE_CUE,
     r"(?i)\b(?:dashboards?|docs?|documentation|wiki|runbooks?|playbook|tracker|tracked|tracking|issues? (?:are|is|go)|tickets?|board|backlog|channel|slack|discord|confluence|notion|jira|linear|grafana|datadog|sentry|kibana|pagerduty|figma|status page|spec(?:ification)?s?|design doc|rfc|postmortems?|on-?call|alerts?|metrics|logs are|ci (?:is|runs)|pipeline|staging (?:is|lives)|api reference|handbook|style guide|vault|1password|bitwarden|lastpass|doppler|infisical|google drive|shared drive|sharepoint|google docs?|sheets?|spreadsheet|miro|loom|vanta|wandb|weights & biases|mlflow|airflow|looker|metabase|tableau|amplitude|mixpanel|posthog|launchdarkly|statuspage|opsgenie|honeycomb|new relic|splunk|gitbook|swagger|postman|storybook|knowledge base|wiki page|w&b|confluence page|runs? (?:are )?logged)\b|看板|文档|频道|仪表盘|监控|工单|需求池|规范|群|放在|存在|设计稿|飞书|语雀|钉钉"
@@ -173,7 +194,7 @@ pattern!(
 );
 pattern!(
     PROJECT,
-    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no \w+ changes|belongs? to|we(?:'re| are) on|(?:production|prod|staging) (?:runs?|is on|uses)|we only vendor|vendored|only runs|won't (?:stand up|support|allow|approve|accept)|(?:have|has) been (?:really |very )?clear|release branch|(?:gets|get|is|will be) cut|(?:will be|are|is) (?:pinned|frozen)|frozen|force updates?|auditors?|read-only (?:access|mode)|requires?|mandates?|contractual(?:ly)?|data residency|gdpr|hipaa|pci|soc ?2|certif\w+|we stay on|we(?:'re| are) staying on|until we ship|no (?:deploys?|merges?|releases?|changes|pushes) (?:to|until|before|on|for)\b|(?:has|have|needs?) to be (?:merged|done|shipped|ready|in|landed) (?:before|by)|before then|land(?:s|ing)? (?:on|next|this)|deadline)\b|必须|之前(?:必须|要|得)|只读|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
+    r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no [a-zA-Z0-9_]+ changes|belongs? to|we(?:'re| are) on|(?:production|prod|staging) (?:runs?|is on|uses)|we only vendor|vendored|only runs|won't (?:stand up|support|allow|approve|accept)|(?:have|has) been (?:really |very )?clear|release branch|(?:gets|get|is|will be) cut|(?:will be|are|is) (?:pinned|frozen)|frozen|force updates?|auditors?|read-only (?:access|mode)|requires?|mandates?|contractual(?:ly)?|data residency|gdpr|hipaa|pci|soc ?2|certif[a-zA-Z0-9_]+|we stay on|we(?:'re| are) staying on|until we ship|no (?:deploys?|merges?|releases?|changes|pushes) (?:to|until|before|on|for)\b|(?:has|have|needs?) to be (?:merged|done|shipped|ready|in|landed) (?:before|by)|before then|land(?:s|ing)? (?:on|next|this)|deadline|gets? (?:wiped|reset|rebuilt|redeployed|restored)|every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|night|morning|weekend)s?|(?:starts?|begins?|ends?|closes?|opens?) (?:tomorrow|today|on|next|this)|only (?:bug ?fixes|hotfixes|critical fixes|security fixes)|nothing (?:may|can|should|must) (?:deploy|merge|ship|go)|(?:has|have|needs?) to be [a-z]+ (?:before|by)|slipped|postponed|pushed (?:back )?to|delayed to)\b|验收|只合|只修|封版|挂着|必须|之前(?:必须|要|得)|只读|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
 );
 pattern!(
     DECISION,
@@ -189,7 +210,7 @@ pattern!(
 );
 pattern!(
     DERIVABLE,
-    r"(?i)(?:^|\s|`)(?:[\w.\-]+/)+[\w.\-]+\.[a-z]{1,5}\b|\b[\w\-]+\.(?:rs|ts|tsx|js|jsx|py|go|rb|java|kt|ex|exs|c|h|cpp|toml|yaml|yml|json|lock)\b|\b(?:is defined in|lives in src|is implemented in|calls|imports|the architecture|the module|the function|the class|the struct|the test(?:s)? (?:is|are|fail)|the bug is|the error (?:is|was)|stack trace|the build (?:is|fails|failed)|git log|last commit|the diff)\b"
+    r"(?i)(?:^|\s|`)(?:[a-zA-Z0-9_.\-]+/)+[a-zA-Z0-9_.\-]+\.[a-z]{1,5}\b|\b[a-zA-Z0-9_\-]+\.(?:rs|ts|tsx|js|jsx|py|go|rb|java|kt|ex|exs|c|h|cpp|toml|yaml|yml|json|lock)\b|\b(?:is defined in|lives in src|is implemented in|calls|imports|the architecture|the module|the function|the class|the struct|the test(?:s)? (?:is|are|fail)|the bug is|the error (?:is|was)|stack trace|the build (?:is|fails|failed)|git log|last commit|the diff)\b"
 );
 pattern!(
     AFFIRMATIVE,
@@ -475,14 +496,29 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
                 forget(&mut known, &mut actions, &rest, &about());
                 continue;
             }
-            if in_scoped_list(&sentences, i) && FEEDBACK.is_match(sentence) {
+            let scoped_line = sentences[..=i]
+                .iter()
+                .any(|s| s.line == *line && SCOPE_LEAD.is_match(&s.text));
+            if scoped_line || in_scoped_list(&sentences, i) && FEEDBACK.is_match(sentence) {
                 // "few things for today: - don't touch X": today's task, not a rule.
                 continue;
             }
-            let Some(mut statement) = classify(sentence, *asked).or_else(|| {
-                // A statement mid-sentence: "…, so context: I mostly do infra, …".
-                clause_tails(sentence).find_map(|tail| classify(tail, *asked))
-            }) else {
+            // "scratch what I said about the board — we moved …": a correction of what follows.
+            let (sentence, retracting) = match RETRACTION.find(sentence) {
+                Some(m) if m.end() < sentence.len() => (&sentence[m.end()..], true),
+                _ => (sentence.as_str(), false),
+            };
+            correcting |= retracting;
+            let rules_item = in_rules_list(&sentences, i);
+            let Some(mut statement) = rules_item
+                .then(|| rule(sentence))
+                .flatten()
+                .or_else(|| classify(sentence, *asked).filter(|_| !rules_item))
+                .or_else(|| {
+                    // A statement mid-sentence: "…, so context: I mostly do infra, …".
+                    clause_tails(sentence).find_map(|tail| classify(tail, *asked))
+                })
+            else {
                 if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
                     forget(&mut known, &mut actions, &rest, &about());
                 } else if CORRECTED_VALUE.is_match(sentence)
@@ -502,9 +538,33 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
                 continue;
             };
             statement.correction |= correcting;
+            // "That note is stale: we moved triage to Linear. Bugs go to …": what follows a
+            // correction corrects too.
+            correcting |= statement.correction;
             used[i] = true;
+            // "I'm the only tech writer here, so: we never write 'simply'": two memories.
+            if let Some((at, other)) = clause_tails(sentence).find_map(|tail| {
+                if statement.memory_type != MemoryType::User || BACK_REFERENCE.is_match(tail) {
+                    return None;
+                }
+                let other = classify(tail, *asked)?;
+                let at = statement.text.find(tail)?;
+                let kept = matches!(
+                    other.memory_type,
+                    MemoryType::Feedback | MemoryType::Reference
+                );
+                (kept && at > 0).then_some((at, other))
+            }) {
+                statement.text = statement.text[..at]
+                    .trim_end_matches([',', ':', ';', ' ', '—', '–', '-', '，', '：'])
+                    .to_string();
+                let text = dates::absolutize(&other.text, date);
+                record(&mut known, &mut actions, other, text, "", date);
+            }
             // "We picked it on purpose: …" is about the sentence before it.
-            if ANAPHOR.is_match(sentence) {
+            if ANAPHOR.is_match(sentence)
+                || statement.memory_type == MemoryType::Feedback && POINTS_BACK.is_match(sentence)
+            {
                 let mut before = Vec::new();
                 for j in (i.saturating_sub(2)..i).rev() {
                     let previous = &sentences[j].text;
@@ -598,8 +658,9 @@ fn record(
     } else {
         (0.6, text.clone())
     };
-    let target =
-        same_slot.or_else(|| best_match(known, &about, Some(statement.memory_type), threshold));
+    let target = same_slot
+        .or_else(|| best_match(known, &text, Some(statement.memory_type), threshold))
+        .or_else(|| best_match(known, &about, Some(statement.memory_type), threshold));
     let (name, memory_type) = match target {
         Some(i) => (
             known[i].name.clone(),
@@ -633,6 +694,39 @@ fn compatible(a: MemoryType, b: MemoryType) -> bool {
             (MemoryType::Feedback, MemoryType::Project)
                 | (MemoryType::Project, MemoryType::Feedback)
         )
+}
+
+/// Whether sentence `i` follows a "Rules whenever you touch it:" header in its prompt.
+fn in_rules_list(sentences: &[Sentence], i: usize) -> bool {
+    // The list runs on the lines right after the header, to the first blank line.
+    let mut line = sentences[i].line;
+    for s in sentences[..i].iter().rev() {
+        if s.text.ends_with(':') || s.text.ends_with('：') {
+            // One blank line may follow the header.
+            return s.line.saturating_add(2) >= line && RULES_HEADER.is_match(&s.text);
+        }
+        if s.line.saturating_add(1) < line {
+            return false;
+        }
+        line = s.line;
+    }
+    false
+}
+
+/// An item of a rules list, as a rule: unless it is a question, a one-off or holds nothing.
+fn rule(sentence: &str) -> Option<Statement> {
+    let first_clause = CLAUSE_START
+        .find(sentence)
+        .map_or(sentence, |m| &sentence[..m.start()]);
+    let one_off = EPHEMERAL.is_match(first_clause) || SCOPE_LEAD.is_match(sentence);
+    let empty = words(sentence).len() + cjk_pairs(sentence).len() < 2;
+    (!one_off && !empty && !sentence.ends_with('?') && !TASK.is_match(sentence)).then(|| {
+        Statement {
+            memory_type: MemoryType::Feedback,
+            text: capitalise(sentence.trim_end_matches(['.', '。'])),
+            correction: false,
+        }
+    })
 }
 
 /// Whether sentence `i` is an item of a list headed "few things for today:".
@@ -906,7 +1000,10 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         _ => (asked, sentence.trim()),
     };
     // "Remember this", "stop it": nothing to remember by itself.
-    if words(body).len() + cjk_pairs(body).len() < 1 || BARE_OBJECT.is_match(body) {
+    if words(body).len() + cjk_pairs(body).len() < 1
+        || BARE_OBJECT.is_match(body)
+        || body.ends_with([':', '：'])
+    {
         return None;
     }
     if body.chars().count() < 4 || body.chars().count() > 400 {
@@ -918,9 +1015,14 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
     if is_question || HYPOTHETICAL.is_match(body) {
         return None;
     }
-    if EPHEMERAL.is_match(body) && !FEEDBACK_ANYWHERE.is_match(body) {
+    // "Our staging db gets wiped every sunday, so right now I click them by hand": the
+    // one-off marker is about the second clause, not the fact.
+    let first_clause = CLAUSE_START.find(body).map_or(body, |m| &body[..m.start()]);
+    if EPHEMERAL.is_match(first_clause) && !FEEDBACK_ANYWHERE.is_match(body) {
         return None;
     }
+    // A rule must not be scoped anywhere in it ("…, this view is throwaway").
+    let scoped_rule = EPHEMERAL.is_match(body) && !FEEDBACK_ANYWHERE.is_match(body);
     let correction = CORRECTION.is_match(body);
     let body_clean = CORRECTION
         .find(body)
@@ -936,10 +1038,13 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         MemoryType::User
     } else if is_reference(body_clean) {
         MemoryType::Reference
-    } else if has_date && project_cue && !TASK.is_match(body_clean) {
+    } else if has_date && project_cue && !TASK.is_match(body_clean) && !PLAN.is_match(body_clean) {
         // "the deadline is the day after tomorrow; new features 一律 wait": a dated fact.
         MemoryType::Project
     } else if FEEDBACK.is_match(body_clean) || FEEDBACK_ANYWHERE.is_match(body_clean) {
+        if scoped_rule {
+            return None;
+        }
         MemoryType::Feedback
     } else if DECISION.is_match(body_clean)
         || project_cue
@@ -998,11 +1103,17 @@ fn classify(sentence: &str, asked: bool) -> Option<Statement> {
     })
 }
 
-/// The rest of a sentence from each clause on ("a, b and c" → "b and c", "c").
+/// The rest of a sentence from each clause on, up to the next dash or semicolon ("a, b — c"
+/// → "b", "c"): an aside between dashes is read on its own, without the question after it.
 fn clause_tails(sentence: &str) -> impl Iterator<Item = &str> {
     CLAUSE_START
         .find_iter(sentence)
-        .map(move |m| &sentence[m.end()..])
+        .map(move |m| {
+            let rest = &sentence[m.end()..];
+            MAJOR_SEPARATOR
+                .find(rest)
+                .map_or(rest, |end| &rest[..end.start()])
+        })
         .filter(|tail| tail.chars().count() >= 8)
 }
 
@@ -1041,6 +1152,9 @@ fn project_is_not_task_talk(text: &str) -> bool {
 }
 
 fn is_reference(text: &str) -> bool {
+    if TASK.is_match(text) || TASK_ANYWHERE.is_match(text) {
+        return false;
+    }
     let has_place = URL.is_match(text) || CHANNEL.is_match(text);
     let cue = REFERENCE_CUE.is_match(text);
     if has_place {

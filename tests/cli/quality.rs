@@ -122,17 +122,26 @@ fn builtin_extraction_quality_on_the_second_set() {
     evaluate("second set (tuned on after its first run)", &cases);
 }
 
-/// The held-out set: written without looking at the extractor or the other sets, never used
-/// to tune it.
+/// The third set: written without looking at the extractor or the other sets; scored F1 0.58
+/// when first run, then used for tuning too.
 #[test]
-fn builtin_extraction_quality_on_the_held_out_set() {
+fn builtin_extraction_quality_on_the_third_set() {
     let cases = cases("fixtures/extraction/fresh/cases");
+    assert!(cases.len() >= 30, "the third set has {} cases", cases.len());
+    evaluate("third set (tuned on after its first run)", &cases);
+}
+
+/// The fourth set: written without looking at the extractor or the other sets; scored F1
+/// 0.61 when first run, then used for tuning too.
+#[test]
+fn builtin_extraction_quality_on_the_fourth_set() {
+    let cases = cases("fixtures/extraction/final/cases");
     assert!(
         cases.len() >= 30,
-        "the held-out set has {} cases",
+        "the fourth set has {} cases",
         cases.len()
     );
-    evaluate("held-out set", &cases);
+    evaluate("fourth set (tuned on after its first run)", &cases);
 }
 
 fn evaluate(set: &str, cases: &[PathBuf]) {
