@@ -183,6 +183,15 @@ fn foreground(
     // The project is the session's, so the memory dir is the one Claude Code used.
     let mut global = ctx.global.clone();
     if global.project.is_none() {
+        if let Some(cwd) = &cwd
+            && !cwd.is_dir()
+            && global.memory_dir.is_none()
+        {
+            return Err(Error::Usage(format!(
+                "the session ran in {}, which is not here; give --project DIR or --memory-dir DIR",
+                cwd.display()
+            )));
+        }
         global.project = cwd;
     }
     let session_ctx = Ctx {

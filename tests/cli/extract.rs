@@ -262,6 +262,19 @@ fn bad_usage_is_refused() {
         2,
         "needs --agent-cmd",
     );
+    let elsewhere = env.root.join("elsewhere.jsonl");
+    Transcript::new("s9", Path::new("/nonexistent/project"))
+        .user("From now on always use pnpm.")
+        .write(&elsewhere);
+    env.fails(
+        &[
+            "extract",
+            "--transcript",
+            elsewhere.to_str().expect("utf-8"),
+        ],
+        2,
+        "the session ran in /nonexistent/project, which is not here; give --project DIR",
+    );
     let run = env.run_with_stdin(&["extract", "--hook"], "not json");
     assert_eq!(run.code, 2);
     assert!(
