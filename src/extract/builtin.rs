@@ -1181,17 +1181,18 @@ fn capitalise(s: &str) -> String {
 /// The memory's name: its slot, or its first significant words; a Chinese-only statement is
 /// named by type and a hash of its text.
 fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) -> String {
-    let significant = words(text);
+    // Short, so that the index line keeps room for the description; never from a URL.
+    let significant = words(&URL.replace_all(text, " "));
     let mut name = String::new();
     if let Some(slot) = slot {
         name.push_str(slot);
     } else {
-        for word in significant.iter().take(5) {
+        for word in significant.iter().take(4) {
             let word: String = word
                 .chars()
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
                 .collect();
-            if word.is_empty() || name.len() + word.len() + 1 > 48 {
+            if word.is_empty() || name.len() + word.len() + 1 > 32 {
                 continue;
             }
             if !name.is_empty() {

@@ -354,7 +354,7 @@ fn twenty_hook_calls_for_three_sessions_one_worker_then_drain() {
         [
             "save(feedback): force-push-main-branch",
             "save(feedback): run-linter-committing",
-            "save(feedback): write-commit-messages-imperative-mood",
+            "save(feedback): write-commit-messages-imperative",
         ]
     );
     assert!(

@@ -106,7 +106,7 @@ fn builtin_extraction_quality_on_the_labelled_set() {
         "the labelled set has {} cases",
         cases.len()
     );
-    evaluate("labelled set", &cases);
+    evaluate("labelled set", &cases, Use::Tuned);
 }
 
 /// The second set: written without looking at the extractor; scored F1 0.45 when first run,
@@ -119,7 +119,11 @@ fn builtin_extraction_quality_on_the_second_set() {
         "the second set has {} cases",
         cases.len()
     );
-    evaluate("second set (tuned on after its first run)", &cases);
+    evaluate(
+        "second set (tuned on after its first run)",
+        &cases,
+        Use::Tuned,
+    );
 }
 
 /// The third set: written without looking at the extractor or the other sets; scored F1 0.58
@@ -128,7 +132,11 @@ fn builtin_extraction_quality_on_the_second_set() {
 fn builtin_extraction_quality_on_the_third_set() {
     let cases = cases("fixtures/extraction/fresh/cases");
     assert!(cases.len() >= 30, "the third set has {} cases", cases.len());
-    evaluate("third set (tuned on after its first run)", &cases);
+    evaluate(
+        "third set (tuned on after its first run)",
+        &cases,
+        Use::Tuned,
+    );
 }
 
 /// The fourth set: written without looking at the extractor or the other sets; scored F1
@@ -141,13 +149,49 @@ fn builtin_extraction_quality_on_the_fourth_set() {
         "the fourth set has {} cases",
         cases.len()
     );
-    evaluate("fourth set (tuned on after its first run)", &cases);
+    evaluate(
+        "fourth set (tuned on after its first run)",
+        &cases,
+        Use::Tuned,
+    );
 }
 
-fn evaluate(set: &str, cases: &[PathBuf]) {
+/// The held-out set: written without looking at the extractor or the other sets, never used
+/// to tune it. It measured F1 0.62 (precision 0.85, recall 0.49); the floor here guards that
+/// figure against regressions and is not the target, which the builtin extractor does not
+/// reach on text it has not seen.
+#[test]
+fn builtin_extraction_quality_on_the_held_out_set() {
+    let cases = cases("fixtures/extraction/unseen/cases");
+    assert!(
+        cases.len() >= 30,
+        "the held-out set has {} cases",
+        cases.len()
+    );
+    evaluate("held-out set", &cases, Use::HeldOut { floor: 0.55 });
+}
+
+/// The target for the labelled sets (issue 5).
+const TARGET_F1: f64 = 0.85;
+
+/// How a set is held to account.
+enum Use {
+    /// The extractor was tuned on it: the target F1, and no forbidden text saved.
+    Tuned,
+    /// Never used for tuning: a floor under its measured F1, against regressions.
+    HeldOut { floor: f64 },
+}
+
+/// Print the table for a set and check it; no set may ever leave a secret in memory.
+fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
+    let (tuned, min_f1) = match used {
+        Use::Tuned => (true, TARGET_F1),
+        Use::HeldOut { floor } => (false, floor),
+    };
     let mut by_type: BTreeMap<String, Counts> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut leaks = Vec::new();
+    let mut secrets = Vec::new();
     for case in cases {
         let name = case
             .file_name()
@@ -222,9 +266,16 @@ fn evaluate(set: &str, cases: &[PathBuf]) {
                     .collect()
             })
             .unwrap_or_default();
-        for secret in &expected.forbidden {
-            if everything.to_lowercase().contains(&secret.to_lowercase()) {
-                leaks.push(format!("{name}: {secret:?} was saved"));
+        // No set may ever leave a secret in memory, whatever its labels say.
+        if let Some(kind) = memdir::secrets::find(&everything) {
+            secrets.push(format!("{name}: {kind} was saved"));
+        }
+        for forbidden in &expected.forbidden {
+            if everything
+                .to_lowercase()
+                .contains(&forbidden.to_lowercase())
+            {
+                leaks.push(format!("{name}: {forbidden:?} was saved"));
             }
         }
     }
@@ -268,13 +319,18 @@ fn evaluate(set: &str, cases: &[PathBuf]) {
     for miss in &misses {
         println!("  {miss}");
     }
+    for leak in &leaks {
+        println!("  forbidden: {leak}");
+    }
+    assert!(secrets.is_empty(), "{set}: secrets saved: {secrets:#?}");
+    // On the sets it was tuned on, no forbidden text either (secrets and hard negatives).
     assert!(
-        leaks.is_empty(),
-        "secrets or forbidden text saved: {leaks:#?}"
+        !tuned || leaks.is_empty(),
+        "{set}: forbidden text saved: {leaks:#?}"
     );
     assert!(
-        overall >= 0.85,
-        "F1 {overall:.2} is under 0.85: {misses:#?}"
+        overall >= min_f1,
+        "{set}: F1 {overall:.2} is under {min_f1}: {misses:#?}"
     );
 }
 
