@@ -1,0 +1,445 @@
+#!/usr/bin/env bash
+# End-to-end check of memdir's Claude Code hooks against the REAL Claude Code 2.1.332.
+#
+#   scripts/cc-e2e.sh            (from the repo root; about 7 s once Claude Code is fetched and
+#                                 memdir built)
+#
+# Needs: npm registry access, only to fetch `@anthropic-ai/claude-code-linux-x64@2.1.332` (about
+# 190 MB) once into $CC_E2E_BIN_DIR (default /tmp/cc-oracle-bin, shared with the cc-oracle
+# recorder and kept between runs); python3, git, and cargo (`cargo build --release` runs first,
+# a no-op when target/ is up to date; MEMDIR=PATH tests that binary instead, without building). Nothing else leaves the machine: Claude Code talks
+# to a scripted fake Messages API on 127.0.0.1 (the mechanism of cc-oracle's session.sh, embedded
+# below so that the script needs nothing outside this repository).
+#
+# In a scratch HOME and a scratch git project (removed on exit; CC_E2E_KEEP=1 keeps them):
+#   1. `memdir hooks install --claude --command <abs target/release/memdir>` into the scratch
+#      user config dir (<HOME>/.claude/settings.json);
+#   2. session A: the person says something worth remembering, the scripted assistant only
+#      answers with text; Claude Code fires Stop and SessionEnd → `memdir extract --hook`;
+#   3. `memdir extract --drain`, then: a feedback memory about `make lint`, a reference memory
+#      with the Grafana URL, both in MEMORY.md, `save(...)` commits whose Memdir-Session trailer is
+#      A's session id, `git fsck --strict` and `git status --porcelain` clean, and A's cursor at
+#      the end of the transcript Claude Code wrote;
+#   4. session B: the scripted assistant saves a memory itself (Write of the topic file, Read and
+#      Edit of MEMORY.md); PostToolUse → `memdir snapshot --hook` must adopt it as an `adopt(...)`
+#      commit, and B's extraction must be skipped ("the agent wrote memory itself"): no duplicate;
+#   5. session C: A resumed with `/compact`; PreCompact → `memdir extract --hook` must succeed, and
+#      the compaction summary (worded like an instruction) must not become a memory.
+# Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cc_version=2.1.332
+bin_dir=${CC_E2E_BIN_DIR:-/tmp/cc-oracle-bin}
+claude=$bin_dir/package/claude
+memdir=${MEMDIR:-$root/target/release/memdir}
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+since() { local ms=$(($(now_ms) - $1)); printf '%d.%02d' $((ms / 1000)) $((ms % 1000 / 10)); }
+started=$(now_ms)
+
+if [[ -z ${MEMDIR:-} ]]; then
+  (cd "$root" && cargo build --release -q) || { echo "FAIL cargo build --release"; exit 1; }
+fi
+memdir=$(cd "$(dirname "$memdir")" && pwd)/$(basename "$memdir")
+if [[ ! -x $claude ]]; then
+  echo "fetching Claude Code $cc_version from the npm registry into $bin_dir…"
+  mkdir -p "$bin_dir" &&
+    (cd "$bin_dir" && npm pack -q "@anthropic-ai/claude-code-linux-x64@$cc_version" >/dev/null &&
+      tar xzf "anthropic-ai-claude-code-linux-x64-$cc_version.tgz") ||
+    { echo "FAIL fetching Claude Code (needs npm registry access)"; exit 1; }
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/memdir-cc-e2e.XXXXXX")
+home=$scratch/home proj=$scratch/project
+mkdir -p "$home" "$proj" "$scratch/managed"
+api_pid=
+cleanup() {
+  [[ -n $api_pid ]] && kill "$api_pid" 2>/dev/null
+  if [[ ${CC_E2E_KEEP:-} == 1 ]]; then echo "kept $scratch"; else rm -rf "$scratch"; fi
+}
+trap cleanup EXIT
+
+failures=0
+pass() { printf 'PASS %s\n' "$1"; }
+fail() {
+  printf 'FAIL %s\n' "$1"
+  failures=$((failures + 1))
+  [[ -n ${2:-} ]] && printf '%s\n' "$2" | sed 's/^/     | /' | head -40
+  return 0
+}
+check() { # check NAME COMMAND... : PASS when the command succeeds; its output shows on FAIL
+  local name=$1 out
+  shift
+  if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$out"; fi
+}
+info() { printf 'INFO %s\n' "$1"; }
+
+# Everything runs with a clean environment: the scratch HOME (so the config dir is
+# $home/.claude), no CLAUDE_*/ANTHROPIC_*/MEMDIR_* from the caller, and a scratch managed-policy
+# dir for memdir (MEMDIR_MANAGED_DIR), which the hooks inherit from Claude Code.
+clean_env=(env -i "PATH=$PATH" "HOME=$home" "LANG=C.UTF-8" "TMPDIR=${TMPDIR:-/tmp}"
+  "MEMDIR_MANAGED_DIR=$scratch/managed" "GIT_CONFIG_NOSYSTEM=1")
+md() { "${clean_env[@]}" "$memdir" --project "$proj" "$@"; }
+g() { "${clean_env[@]}" git "$@"; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# The fake Messages API: the n-th tool round of the main conversation gets the n-th step of the
+# script (a tool call or a final text); requests without tools (titles, compaction) get "ok".
+cat >"$scratch/scripted_api.py" <<'PY'
+import json, sys, http.server
+script = json.load(open(sys.argv[1]))
+log = open(sys.argv[2], "a")
+def sse(h, msg, blocks):
+    h.send_response(200); h.send_header("content-type", "text/event-stream"); h.end_headers()
+    def ev(t, d): h.wfile.write(f"event: {t}\ndata: {json.dumps(d)}\n\n".encode())
+    ev("message_start", {"type": "message_start", "message": msg})
+    stop = "end_turn"
+    for i, b in enumerate(blocks):
+        if b["type"] == "text":
+            ev("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}})
+            ev("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": b["text"]}})
+        else:
+            stop = "tool_use"
+            ev("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}})
+            ev("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": json.dumps(b["input"])}})
+        ev("content_block_stop", {"type": "content_block_stop", "index": i})
+    ev("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 5}})
+    ev("message_stop", {"type": "message_stop"})
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_GET(self):
+        self.send_response(200); self.send_header("content-type", "application/json"); self.end_headers(); self.wfile.write(b"{}")
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        log.write(json.dumps({"path": self.path, "body": body.decode("utf-8", "replace")}) + "\n"); log.flush()
+        try: req = json.loads(body)
+        except Exception: req = {}
+        if "count_tokens" in self.path or not self.path.startswith("/v1/messages"):
+            self.send_response(200); self.send_header("content-type", "application/json"); self.end_headers()
+            self.wfile.write(b'{"input_tokens": 10}'); return
+        msg = {"id": "msg_scripted", "type": "message", "role": "assistant", "model": req.get("model", "x"), "content": [],
+               "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        if not req.get("tools"):
+            return sse(self, msg, [{"type": "text", "text": "ok"}])
+        rounds = sum(1 for m in req.get("messages", []) if isinstance(m.get("content"), list)
+                     for b in m["content"] if b.get("type") == "tool_result")
+        step = script[rounds] if rounds < len(script) else {"text": "Done."}
+        if "tool" in step:
+            blocks = [{"type": "tool_use", "id": f"toolu_scripted_{rounds}", "name": step["tool"], "input": step["input"]}]
+        else:
+            blocks = [{"type": "text", "text": step["text"]}]
+        sse(self, msg, blocks)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+with open(sys.argv[3], "w") as f: f.write(str(server.server_address[1]))
+server.serve_forever()
+PY
+
+# session NAME SCRIPT.json PROMPT [claude args…]: one headless session; sets $sid and $transcript.
+session() {
+  local name=$1 script=$2 prompt=$3 port t0 took
+  shift 3
+  sid= transcript=
+  rm -f "$scratch/port"
+  python3 "$scratch/scripted_api.py" "$script" "$scratch/requests-$name.jsonl" "$scratch/port" &
+  api_pid=$!
+  for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
+  port=$(cat "$scratch/port" 2>/dev/null)
+  if [[ -z $port ]]; then
+    fail "session $name: the scripted API did not start"
+    kill "$api_pid" 2>/dev/null; api_pid=
+    return 1
+  fi
+  [[ -f $home/.claude.json ]] || echo '{"hasCompletedOnboarding":true}' >"$home/.claude.json"
+  t0=$(now_ms)
+  (cd "$proj" && "${clean_env[@]}" ANTHROPIC_API_KEY=sk-fake "ANTHROPIC_BASE_URL=http://127.0.0.1:$port" \
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 \
+    timeout 180 "$claude" -p "$prompt" --permission-mode acceptEdits --output-format json "$@" \
+    >"$scratch/out-$name.json" 2>"$scratch/err-$name.txt")
+  local rc=$?
+  took=$(since "$t0")
+  kill "$api_pid" 2>/dev/null; wait "$api_pid" 2>/dev/null; api_pid=
+  sid=$(json "$scratch/out-$name.json" 'd.get("session_id","")' 2>/dev/null)
+  if [[ $rc == 0 && -n $sid ]] && [[ $(json "$scratch/out-$name.json" 'd.get("is_error")') == False ]]; then
+    pass "session $name: Claude Code ran (session $sid, $took s)"
+  else
+    fail "session $name: Claude Code exited $rc" "$(cat "$scratch/out-$name.json" "$scratch/err-$name.txt")"
+  fi
+  transcript=$(find "$home/.claude/projects" -name "$sid.jsonl" 2>/dev/null | head -1)
+}
+
+# What the transcript says about the hooks Claude Code ran: every hook_* attachment (PostToolUse
+# results), each stop_hook_summary, and local command output (PreCompact's result).
+hook_records() {
+  [[ -f $1 ]] || return 0
+  python3 - "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    try: r = json.loads(line)
+    except Exception: continue
+    a = r.get("attachment") or {}
+    if str(a.get("type", "")).startswith("hook"):
+        print(json.dumps({k: a.get(k) for k in ("type", "hookEvent", "toolUseID", "exitCode", "stdout", "stderr", "command", "durationMs")}))
+    elif r.get("type") == "system" and r.get("subtype") == "stop_hook_summary":
+        print(json.dumps({"type": "stop_hook_summary", "hookInfos": r.get("hookInfos"), "hookErrors": r.get("hookErrors")}))
+    elif r.get("type") == "user" and isinstance(r.get("message", {}).get("content"), str) and "<local-command-stdout>" in r["message"]["content"]:
+        print(json.dumps({"type": "local-command-stdout", "text": r["message"]["content"]}))
+PY
+}
+
+hook_times() { # hook_times TRANSCRIPT: how long each hook took, as Claude Code measured it
+  python3 -c '
+import json, sys
+out = []
+for l in sys.stdin:
+    r = json.loads(l)
+    if r["type"] == "stop_hook_summary":
+        out += ["Stop %s ms" % i.get("durationMs") for i in r["hookInfos"] or []]
+    elif r.get("hookEvent"):
+        out.append("%s(%s) %s ms" % (r["hookEvent"], r["toolUseID"], r["durationMs"]))
+print(", ".join(out) or "none recorded")' < <(hook_records "$1")
+}
+
+# Checks shared by every session: the repository is sound and the cursor is at the end.
+repo_sound() { # repo_sound LABEL
+  local out rc
+  out=$(g -C "$mem" fsck --strict 2>&1); rc=$?
+  if [[ $rc == 0 && -z $out ]]; then pass "$1: git fsck --strict is clean"; else fail "$1: git fsck --strict (exit $rc)" "$out"; fi
+  out=$(g -C "$mem" status --porcelain 2>&1); rc=$?
+  if [[ $rc == 0 && -z $out ]]; then pass "$1: git status --porcelain is empty"; else fail "$1: git status --porcelain (exit $rc)" "$out"; fi
+  check "$1: memdir doctor finds nothing wrong" md doctor
+}
+cursor_at_end() { # cursor_at_end LABEL SESSION TRANSCRIPT
+  local cur=$mem/.git/memdir/cursors/$2.json size offset path
+  size=$(stat -c %s "$3" 2>/dev/null)
+  offset=$(json "$cur" 'd.get("offset")' 2>/dev/null)
+  path=$(json "$cur" 'd.get("transcript")' 2>/dev/null)
+  if [[ -n $size && $offset == "$size" && $path == "$3" ]]; then
+    pass "$1: cursor offset $offset == transcript size ($3)"
+  else
+    fail "$1: cursor at the end of the transcript" "cursor $cur: offset=${offset:-?} transcript=${path:-?}
+transcript $3: size=${size:-missing}"
+  fi
+}
+# worker_state LABEL: what the hooks left running right after Claude Code exited (observations),
+# then up to 10 s for the detached worker to finish, so that `drain` below can tell whether the
+# workers did the work themselves. (Looks at processes, never at the worker's lock: taking the
+# lock, even for a moment, could make a starting worker think another one serves the requests.)
+worker_running() { pgrep -f -- "extract --worker --memory-dir $mem( |\$)" >/dev/null 2>&1; }
+requests_stashed() { find "$mem/.git/memdir/requests" -type f 2>/dev/null | wc -l; }
+worker_state() {
+  local running=no pending t0
+  worker_running && running=yes
+  pending=$(requests_stashed)
+  t0=$(now_ms)
+  for _ in $(seq 200); do
+    { worker_running || [[ $(requests_stashed) != 0 ]]; } || break
+    sleep 0.05
+  done
+  info "$1: right after Claude Code exited: worker running=$running, requests stashed=$pending; idle after $(since "$t0") s"
+}
+drain() { # drain LABEL: must succeed; says whether the detached workers had already done it all
+  local out rc t0 took
+  t0=$(now_ms)
+  out=$(md extract --drain --timeout 60 --json 2>&1); rc=$?
+  took=$(since "$t0")
+  if [[ $rc == 0 ]]; then
+    pass "$1: memdir extract --drain --timeout 60 ($took s)"
+  else
+    fail "$1: memdir extract --drain --timeout 60 (exit $rc)" "$out"
+  fi
+  if [[ -z $out ]]; then
+    pass "$1: the hooks' detached workers did all the work (drain had nothing left to serve)"
+  else
+    fail "$1: drain had to serve requests the detached workers left" "$out"
+  fi
+}
+log_lines() { grep -F " $1: " "$mem/.git/memdir/worker.log" 2>/dev/null; }
+
+g -C "$proj" init -q . || { echo "FAIL git init"; exit 1; }
+version=$("${clean_env[@]}" "$claude" --version 2>&1 | head -1)
+check "Claude Code is $cc_version ($version; memdir: $("$memdir" --version))" test "${version%% *}" == "$cc_version"
+info "scratch: $scratch"
+
+# 1. Install the hooks into the scratch user config dir.
+check "hooks install --claude --command $memdir" md hooks install --claude --command "$memdir"
+settings=$home/.claude/settings.json
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook" \
+  python3 - "$settings" "$memdir" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
+def cmds(ev, matcher=None):
+    return [h["command"] for e in s.get(ev, []) if e.get("matcher") == matcher for h in e["hooks"]]
+for ev in ("Stop", "SessionEnd", "PreCompact"):
+    assert cmds(ev) == [f"{exe} extract --hook"], (ev, s.get(ev))
+assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
+PY
+mem=$(md path)
+info "memory dir: $mem"
+
+# 2. Session A: the person says something memorable; the assistant only answers.
+prompt_a='From now on, always run `make lint` before committing; CI broke for a day without it. Also: our on-call dashboard is https://grafana.example.com/d/oncall'
+echo '[{"text": "Got it: `make lint` before every commit, and the on-call dashboard is noted."}]' >"$scratch/script-a.json"
+session A "$scratch/script-a.json" "$prompt_a"
+sid_a=$sid transcript_a=$transcript
+if [[ -n $transcript_a ]]; then pass "session A: transcript at $transcript_a"; else fail "session A: no transcript named $sid_a.jsonl under $home/.claude/projects"; transcript_a=/nonexistent; fi
+worker_state "session A"
+info "session A: hook durations (Claude Code's): $(hook_times "$transcript_a")"
+check "session A: the Stop hook ran memdir and succeeded (transcript's stop_hook_summary)" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+stops = [r for r in recs if r["type"] == "stop_hook_summary"]
+assert stops, "no stop_hook_summary in the transcript"
+for s in stops:
+    assert any(i["command"] == sys.argv[1] + " extract --hook" for i in s["hookInfos"]), s
+    assert not s["hookErrors"], s
+' "$memdir" < <(hook_records "$transcript_a")
+
+# 3. Drain, then check what session A left.
+drain "session A"
+check "session A: worker.log shows the hook-triggered runs for $sid_a" log_lines "$sid_a"
+list=$scratch/list-a.json
+md list --json >"$list" 2>&1
+find_memory() { # find_memory TYPE NEEDLE: the names of memories of TYPE whose topic file holds NEEDLE
+  python3 - "$list" "$mem" "$1" "$2" <<'PY'
+import json, sys, os
+memories, mem, typ, needle = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
+hits = [m["name"] for m in memories if m["type"] == typ and needle in open(os.path.join(mem, m["file"])).read()]
+print("\n".join(hits))
+sys.exit(0 if hits else 1)
+PY
+}
+lint=$(find_memory feedback 'make lint') && pass "session A: feedback memory mentioning \`make lint\`: $lint" ||
+  fail "session A: a feedback memory mentioning \`make lint\`" "$(cat "$list")"
+grafana=$(find_memory reference 'https://grafana.example.com/d/oncall') &&
+  pass "session A: reference memory with https://grafana.example.com/d/oncall: $grafana" ||
+  fail "session A: a reference memory with https://grafana.example.com/d/oncall" "$(cat "$list")"
+for name in $lint $grafana; do
+  check "session A: MEMORY.md indexes $name.md" grep -qF "]($name.md)" "$mem/MEMORY.md"
+done
+commits=$(g -C "$mem" log --format='%s%x09%(trailers:key=Memdir-Session,valueonly,separator=%x2C)' 2>&1)
+check "session A: git log has save(...) commits for both, each with Memdir-Session: $sid_a" python3 -c '
+import sys
+sid, names, log = sys.argv[1], sys.argv[2].split(), [l.split("\t") for l in sys.argv[3].splitlines()]
+saves = [(s, t) for s, t in log if s.startswith("save(")]
+assert saves, log
+for s, t in saves: assert t == sid, (s, t)
+for n in names: assert any(s.endswith(": " + n) for s, _ in saves), (n, log)
+assert names, "no memories to look for"
+' "$sid_a" "$lint $grafana" "$commits"
+info "session A: memory commits: $(echo "$commits" | cut -f1 | paste -sd ';' | sed 's/;/; /g')"
+repo_sound "session A"
+cursor_at_end "session A" "$sid_a" "$transcript_a"
+
+# 4. Session B: the assistant saves a memory itself (topic file, then the index line).
+count_before=$(json "$list" 'len(d)' 2>/dev/null)
+python3 - "$mem" >"$scratch/script-b.json" <<'PY'
+import json, sys
+mem = sys.argv[1]
+try: index = open(f"{mem}/MEMORY.md").read()
+except FileNotFoundError: index = None  # session A saved nothing: write the index instead
+entry = "- [Use bun](use-bun.md) — bun, never npm, for installs and scripts"
+topic = ("---\nname: use-bun\ndescription: Use bun, never npm, for installs and scripts\ntype: feedback\n---\n"
+         "Use bun, never npm, for installs and scripts.\n\n**Why:** the lockfile is bun.lockb.\n"
+         "**How to apply:** bun install, bun run.\n")
+print(json.dumps([
+    {"tool": "Write", "input": {"file_path": f"{mem}/use-bun.md", "content": topic}},
+    # Edit needs a Read first; the index line is always step 2 (toolu_scripted_2).
+    {"tool": "Read", "input": {"file_path": f"{mem}/MEMORY.md" if index is not None else f"{mem}/use-bun.md"}},
+    {"tool": "Edit", "input": {"file_path": f"{mem}/MEMORY.md", "old_string": index.rstrip("\n").split("\n")[-1],
+                               "new_string": index.rstrip("\n").split("\n")[-1] + "\n" + entry, "replace_all": False}}
+    if index is not None else {"tool": "Write", "input": {"file_path": f"{mem}/MEMORY.md", "content": entry + "\n"}},
+    {"text": "Saved: use bun, never npm."},
+]))
+PY
+session B "$scratch/script-b.json" 'From now on use bun, never npm, for installs and scripts. Remember that.'
+sid_b=$sid transcript_b=$transcript
+if [[ -n $transcript_b ]]; then pass "session B: transcript at $transcript_b"; else fail "session B: no transcript named $sid_b.jsonl"; transcript_b=/nonexistent; fi
+worker_state "session B"
+info "session B: hook durations (Claude Code's): $(hook_times "$transcript_b")"
+hooks_b=$(hook_records "$transcript_b")
+check "session B: PostToolUse ran snapshot --hook after Write(use-bun.md) and Edit(MEMORY.md), exit 0; the Edit's adopted use-bun" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[2].splitlines()]
+post = {r["toolUseID"]: r for r in recs if r.get("hookEvent") == "PostToolUse"}
+cmd = sys.argv[1] + " snapshot --hook"
+for tid in ("toolu_scripted_0", "toolu_scripted_2"):
+    r = post.get(tid)
+    # Claude Code records a hook_success attachment only for a hook that printed something.
+    assert r, f"no PostToolUse hook result recorded for {tid} (memdir snapshot --hook prints what it did)"
+    assert r["command"] == cmd and r["exitCode"] == 0 and r["type"] == "hook_success", (tid, r)
+assert "toolu_scripted_1" not in post, "PostToolUse ran for Read"
+assert "adopt(" not in (post["toolu_scripted_0"]["stdout"] or ""), ("adopted a topic file without its index line", post["toolu_scripted_0"])
+assert "adopt(feedback): use-bun" in (post["toolu_scripted_2"]["stdout"] or ""), post["toolu_scripted_2"]
+' "$memdir" "$hooks_b"
+info "session B: snapshot --hook after the topic Write said: $(python3 -c '
+import json, sys
+for l in sys.argv[1].splitlines():
+    r = json.loads(l)
+    if r.get("toolUseID") == "toolu_scripted_0": print(repr((r["stdout"] or "").strip()), "/ stderr", repr((r["stderr"] or "").strip()))
+' "$hooks_b")"
+check "session B: the Stop hook ran memdir and succeeded" python3 -c '
+import json, sys
+stops = [json.loads(l) for l in sys.argv[2].splitlines() if "stop_hook_summary" in l]
+assert stops and all(not s["hookErrors"] for s in stops), stops
+assert any(i["command"] == sys.argv[1] + " extract --hook" for s in stops for i in s["hookInfos"]), stops
+' "$memdir" "$hooks_b"
+adopt=$(g -C "$mem" log --format='%H%x09%s%x09%(trailers:key=Memdir-Session,valueonly,separator=%x2C)' | awk -F'\t' '$2 ~ /^adopt\(/')
+if [[ $(echo "$adopt" | grep -c .) == 1 && $(echo "$adopt" | cut -f2) == "adopt(feedback): use-bun" && $(echo "$adopt" | cut -f3) == "$sid_b" ]]; then
+  pass "session B: one adopt commit, 'adopt(feedback): use-bun', Memdir-Session: $sid_b"
+else
+  fail "session B: one adopt(feedback): use-bun commit with Memdir-Session: $sid_b" "$adopt"
+fi
+files=$(g -C "$mem" show --name-only --format= "$(echo "$adopt" | head -1 | cut -f1)" 2>&1 | sort | paste -sd ' ')
+check "session B: the adopt commit holds use-bun.md and MEMORY.md ($files)" test "$files" == "MEMORY.md use-bun.md"
+drain "session B"
+check "session B: worker.log says B's extraction was skipped: the agent wrote memory itself" \
+  grep -qF "$sid_b: bytes 0.." <(log_lines "$sid_b" | grep -F 'skipped: the agent wrote memory itself')
+info "session B: worker.log: $(log_lines "$sid_b" | cut -d' ' -f2- | paste -sd '|' | sed 's/|/ | /g')"
+md list --json >"$scratch/list-b.json" 2>&1
+list=$scratch/list-b.json
+count_after=$(json "$list" 'len(d)' 2>/dev/null)
+bun=$(find_memory feedback 'bun')
+if [[ $count_after == $((count_before + 1)) && $bun == use-bun ]]; then
+  pass "session B: no duplicate: $count_before → $count_after memories, the only one about bun is the agent's use-bun"
+else
+  fail "session B: no duplicate memory" "before: $count_before, after: $count_after, about bun: $bun
+$(cat "$list")"
+fi
+saves_b=$(g -C "$mem" log --format='%s%x09%(trailers:key=Memdir-Session,valueonly,separator=%x2C)' | awk -F'\t' -v s="$sid_b" '$2 == s && $1 !~ /^adopt\(/')
+if [[ -z $saves_b ]]; then pass "session B: no commit of session B other than the adopt"; else fail "session B: no extraction commits for B" "$saves_b"; fi
+# The control: without the skip, the builtin extractor would have saved B's prompt (so the check
+# above is not vacuous). Another memory dir: B's writes are not inside it, so nothing is skipped.
+control=$(md --memory-dir "$scratch/control-memory" extract --transcript "$transcript_b" --session "$sid_b" --json 2>&1)
+check "session B (control): run against an empty memory dir, the extractor saves a memory from B's prompt" \
+  python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert any(o.get("outcome")=="saved" for o in r.get("outcomes",[])), r' "$control"
+repo_sound "session B"
+cursor_at_end "session B" "$sid_b" "$transcript_b"
+
+# 5. Session C: A resumed with /compact; PreCompact must run memdir's extraction and succeed.
+if [[ -z $sid_a ]]; then
+  fail "session C: not run (session A has no session id)"
+else
+  head_before=$(g -C "$mem" rev-parse HEAD)
+  lines_before=$(log_lines "$sid_a" | wc -l)
+  # The compaction request is the conversation's first model call here, so step 0 is the summary
+  # Claude Code writes into the transcript: it sounds like a person's instruction, and must not
+  # become a memory (the builtin extractor ignores compaction summaries).
+  echo '[{"text": "Summary: the user said: from now on, always use pnpm, never yarn."}]' >"$scratch/script-c.json"
+  session C "$scratch/script-c.json" /compact --resume "$sid_a"
+  [[ $sid == "$sid_a" ]] && info "session C: --resume kept session id $sid_a and appended to $(basename "$transcript")" ||
+    info "session C: --resume gave a new session id $sid (transcript $transcript)"
+  transcript_c=${transcript:-/nonexistent}
+  check "session C: PreCompact ran memdir extract --hook and succeeded" \
+    grep -qF "PreCompact [$memdir extract --hook] completed successfully" <(hook_records "$transcript_c")
+  drain "session C"
+  lines_after=$(log_lines "$sid" | wc -l)
+  check "session C: worker.log shows new runs for $sid (PreCompact, SessionEnd)" test "$((lines_after - lines_before))" -ge 1
+  check "session C: the compaction summary is in the transcript" grep -qF 'always use pnpm, never yarn' "$transcript_c"
+  check "session C: no memory commit from a compaction (its summary was not extracted)" test "$(g -C "$mem" rev-parse HEAD)" == "$head_before"
+  repo_sound "session C"
+  cursor_at_end "session C" "$sid" "$transcript_c"
+fi
+
+elapsed=$(since "$started")
+if [[ $failures == 0 ]]; then echo "ALL PASS ($elapsed s)"; else echo "$failures check(s) FAILED ($elapsed s)"; fi
+[[ $failures == 0 ]]
