@@ -273,6 +273,14 @@ for ev in ("Stop", "SessionEnd", "PreCompact"):
     assert cmds(ev) == [f"{exe} extract --hook"], (ev, s.get(ev))
 assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
 PY
+# memdir's own setting (the throttle) lives in the same file: Claude Code must still run with it.
+check "settings.json: memdir.extractEveryTurns = 1 added (Claude Code must accept the key)" \
+  python3 - "$settings" <<'PY'
+import json, sys
+path = sys.argv[1]; s = json.load(open(path))
+s["memdir"] = {"extractEveryTurns": 1}
+json.dump(s, open(path, "w"), indent=2)
+PY
 mem=$(md path)
 info "memory dir: $mem"
 
