@@ -12,6 +12,7 @@ pub mod fault;
 pub mod memory;
 pub mod paths;
 pub mod repo;
+pub mod review;
 pub mod secrets;
 pub mod settings;
 pub mod stack;

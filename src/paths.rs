@@ -492,6 +492,14 @@ pub fn project_key(project: &Path) -> Result<PathBuf, PathError> {
     Ok(project)
 }
 
+/// The root of the git work tree `dir` is in (a linked worktree's own root), if any.
+pub fn work_tree_root(dir: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors()
+        .find(|candidate| candidate.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
 /// When `dir` is inside a linked worktree: the worktree's root and the main repository's root.
 pub fn linked_worktree(dir: &Path) -> Option<(PathBuf, PathBuf)> {
     let dir = dir.canonicalize().ok()?;

@@ -315,63 +315,9 @@ impl MemoryRepo {
         self.publish(prepared, tree, message, clean)
     }
 
-    /// Author and committer: git's identity where configured (the `GIT_*` variables, then
-    /// `author.*`/`committer.*`, then `user.*`), else `memdir <memdir@localhost>`; dates from
-    /// `GIT_AUTHOR_DATE`/`GIT_COMMITTER_DATE`, else now in the local offset.
-    ///
-    /// Resolved here rather than through gix's personas, which look up the local time zone in
-    /// the whole zoneinfo database on every process start (a tenth of a save's time).
+    /// Author and committer (see [`signatures_of`]).
     fn signatures(&self) -> Result<(gix::actor::Signature, gix::actor::Signature), RepoError> {
-        let config = self.repo.config_snapshot();
-        let lookup = |env: &str, keys: [&str; 2], fallback: &str| -> BString {
-            std::env::var(env)
-                .ok()
-                .filter(|v| !v.is_empty())
-                .map(BString::from)
-                .or_else(|| keys.iter().find_map(|key| config.string(*key)))
-                .unwrap_or_else(|| fallback.into())
-        };
-        let now = {
-            let local = chrono::Local::now();
-            gix::date::Time::new(local.timestamp(), local.offset().local_minus_utc())
-        };
-        let time = |env: &str| -> Result<gix::date::Time, RepoError> {
-            match std::env::var(env).ok().filter(|v| !v.is_empty()) {
-                Some(value) => gix::date::parse(&value, None).map_err(|e| {
-                    self.err(gix::Error::from_error(std::io::Error::other(format!(
-                        "{env}={value:?} is not a date git understands: {e}"
-                    ))))
-                }),
-                None => Ok(now),
-            }
-        };
-        let committer = gix::actor::Signature {
-            name: lookup(
-                "GIT_COMMITTER_NAME",
-                ["committer.name", "user.name"],
-                FALLBACK_NAME,
-            ),
-            email: lookup(
-                "GIT_COMMITTER_EMAIL",
-                ["committer.email", "user.email"],
-                FALLBACK_EMAIL,
-            ),
-            time: time("GIT_COMMITTER_DATE")?,
-        };
-        let author = gix::actor::Signature {
-            name: lookup(
-                "GIT_AUTHOR_NAME",
-                ["author.name", "user.name"],
-                FALLBACK_NAME,
-            ),
-            email: lookup(
-                "GIT_AUTHOR_EMAIL",
-                ["author.email", "user.email"],
-                FALLBACK_EMAIL,
-            ),
-            time: time("GIT_AUTHOR_DATE")?,
-        };
-        Ok((author, committer))
+        signatures_of(&self.repo).map_err(|e| self.err(e))
     }
 
     /// `.git/index` for `tree`, with stat data for the files in `clean` and zero elsewhere
@@ -631,6 +577,386 @@ pub fn sync_dir(dir: &Path) -> Result<(), RepoError> {
         })
 }
 
+/// What HEAD of a promotion's target repository names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetHead {
+    /// A local branch with commits: its short name (`main`) and its tip.
+    Branch { name: String, tip: ObjectId },
+    /// HEAD names a commit (or a ref outside `refs/heads/`), not a branch.
+    Detached,
+    /// HEAD names a branch that has no commit yet.
+    Unborn(String),
+}
+
+/// A repository a promotion branch is written into (DESIGN §7): a project's, one holding the
+/// config dir, the team memory's. Only objects and that branch are ever written: HEAD,
+/// `.git/index` and the work tree are not touched, so a dirty work tree stays as it was.
+pub struct TargetRepo {
+    repo: gix::Repository,
+    /// The work tree's root, canonical.
+    workdir: PathBuf,
+}
+
+impl TargetRepo {
+    /// The repository whose work tree holds `dir` (the nearest folder upward with a `.git`,
+    /// as git finds it; `dir` itself need not exist yet); `None` when there is none.
+    pub fn discover(dir: &Path) -> Result<Option<TargetRepo>, RepoError> {
+        let mut start = dir;
+        let start = loop {
+            match start.canonicalize() {
+                Ok(canonical) => break canonical,
+                Err(_) => match start.parent() {
+                    Some(parent) => start = parent,
+                    None => return Ok(None),
+                },
+            }
+        };
+        for candidate in start.ancestors() {
+            if std::fs::symlink_metadata(candidate.join(".git")).is_ok() {
+                return Self::open(candidate).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The repository whose work tree's root is `dir`.
+    pub fn open(dir: &Path) -> Result<TargetRepo, RepoError> {
+        let repo = gix::open(dir).map_err(|source| git_error(dir, source))?;
+        let workdir = repo
+            .workdir()
+            .unwrap_or(dir)
+            .canonicalize()
+            .map_err(|source| RepoError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        Ok(TargetRepo { repo, workdir })
+    }
+
+    fn err(&self, source: gix::Error) -> RepoError {
+        git_error(&self.workdir, source)
+    }
+
+    /// The work tree's root, canonical.
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// What HEAD names.
+    pub fn head(&self) -> Result<TargetHead, RepoError> {
+        let head = self.repo.head().map_err(|e| self.err(e))?;
+        let branch_name = |name: &gix::refs::FullNameRef| {
+            let full = name.as_bstr().to_str_lossy();
+            full.strip_prefix("refs/heads/").map(str::to_string)
+        };
+        Ok(match &head.kind {
+            gix::head::Kind::Symbolic(reference) => {
+                let Some(name) = branch_name(reference.name.as_ref()) else {
+                    return Ok(TargetHead::Detached);
+                };
+                let tip = self.peel_to_commit(&reference.name.as_bstr().to_str_lossy())?;
+                match tip {
+                    Some(tip) => TargetHead::Branch { name, tip },
+                    None => TargetHead::Detached,
+                }
+            }
+            gix::head::Kind::Unborn(name) => match branch_name(name.as_ref()) {
+                Some(name) => TargetHead::Unborn(name),
+                None => TargetHead::Detached,
+            },
+            gix::head::Kind::Detached { .. } => TargetHead::Detached,
+        })
+    }
+
+    /// The commit a reference leads to (through tags); `None` when it does not exist or does
+    /// not lead to a commit.
+    fn peel_to_commit(&self, full_name: &str) -> Result<Option<ObjectId>, RepoError> {
+        let Some(mut reference) = self
+            .repo
+            .try_find_reference(full_name)
+            .map_err(|e| self.err(e))?
+        else {
+            return Ok(None);
+        };
+        let id = reference.peel_to_id().map_err(|e| self.err(e))?.detach();
+        Ok(self.repo.find_commit(id).is_ok().then_some(id))
+    }
+
+    /// The tip of the local branch `name` (`memdir/promote/x`); `None` when it does not exist.
+    pub fn branch_tip(&self, name: &str) -> Result<Option<ObjectId>, RepoError> {
+        self.peel_to_commit(&format!("refs/heads/{name}"))
+    }
+
+    /// Whether `name` is a valid branch name for git.
+    pub fn is_valid_branch_name(name: &str) -> bool {
+        gix::refs::FullName::try_from(format!("refs/heads/{name}")).is_ok()
+            && gix::validate::reference::name_partial(name.into()).is_ok()
+            && !name.starts_with('-')
+    }
+
+    /// The branches checked out in this repository's work trees (the main one and the linked
+    /// ones): moving one of them would leave its work tree out of step.
+    pub fn checked_out_branches(&self) -> Vec<String> {
+        let common = self.repo.common_dir();
+        let mut heads = vec![common.join("HEAD")];
+        if let Ok(worktrees) = std::fs::read_dir(common.join("worktrees")) {
+            heads.extend(worktrees.flatten().map(|w| w.path().join("HEAD")));
+        }
+        heads
+            .iter()
+            .filter_map(|head| std::fs::read_to_string(head).ok())
+            .filter_map(|text| {
+                let name = text.trim().strip_prefix("ref: refs/heads/")?;
+                Some(name.to_string())
+            })
+            .collect()
+    }
+
+    /// The file at `path` (slash-separated, from the root) in a commit's tree, with its kind;
+    /// `None` when there is none.
+    pub fn file_at(
+        &self,
+        commit: ObjectId,
+        path: &str,
+    ) -> Result<Option<(EntryKind, Vec<u8>)>, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let tree = commit.tree().map_err(|e| self.err(e))?;
+        let Some(entry) = tree
+            .lookup_entry(path.split('/'))
+            .map_err(|e| self.err(e))?
+        else {
+            return Ok(None);
+        };
+        let kind = entry.mode().kind();
+        let bytes = match kind {
+            EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
+                let mut blob = self
+                    .repo
+                    .find_blob(entry.object_id())
+                    .map_err(|e| self.err(e))?;
+                blob.take_data()
+            }
+            EntryKind::Tree | EntryKind::Commit => Vec::new(),
+        };
+        Ok(Some((kind, bytes)))
+    }
+
+    /// A commit's root tree and parents.
+    pub fn tree_and_parents(
+        &self,
+        commit: ObjectId,
+    ) -> Result<(ObjectId, Vec<ObjectId>), RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        Ok((decoded.tree(), decoded.parents().collect()))
+    }
+
+    /// Whether the object database holds `commit` (a recorded one may have been collected).
+    pub fn has_commit(&self, commit: ObjectId) -> bool {
+        self.repo.find_commit(commit).is_ok()
+    }
+
+    /// `base`'s tree with `files` (slash-separated paths, kinds and contents) put in place,
+    /// intermediate folders created as needed (gix's tree editor); written, with its blobs.
+    /// Returns the new root tree and the loose objects to make durable.
+    pub fn tree_with_files(
+        &self,
+        base: ObjectId,
+        files: &[(&str, EntryKind, &[u8])],
+    ) -> Result<(ObjectId, Vec<ObjectId>), RepoError> {
+        let base_tree = self.tree_and_parents(base)?.0;
+        let mut written = Vec::new();
+        let mut editor = self.repo.edit_tree(base_tree).map_err(|e| self.err(e))?;
+        for (path, kind, bytes) in files {
+            let blob = self
+                .repo
+                .write_blob(bytes)
+                .map_err(|e| self.err(e))?
+                .detach();
+            written.push(blob);
+            editor.upsert(*path, *kind, blob).map_err(|e| self.err(e))?;
+        }
+        let root = editor.write().map_err(|e| self.err(e))?.detach();
+        // The trees that changed are those on the way to each file.
+        written.push(root);
+        let root_tree = self.repo.find_tree(root).map_err(|e| self.err(e))?;
+        for (path, _, _) in files {
+            let parts: Vec<&str> = path.split('/').collect();
+            for depth in 1..parts.len() {
+                if let Some(entry) = root_tree
+                    .lookup_entry(parts[..depth].iter().copied())
+                    .map_err(|e| self.err(e))?
+                {
+                    written.push(entry.object_id());
+                }
+            }
+        }
+        Ok((root, written))
+    }
+
+    /// Write a commit of `tree` on `parent` with git's identity (or memdir's), and make it and
+    /// `objects` durable before any ref may name them.
+    pub fn write_commit(
+        &self,
+        tree: ObjectId,
+        parent: ObjectId,
+        message: &str,
+        objects: &[ObjectId],
+    ) -> Result<ObjectId, RepoError> {
+        let (author, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
+        let commit = gix::objs::Commit {
+            tree,
+            parents: vec![parent].into(),
+            author,
+            committer,
+            encoding: None,
+            message: message.into(),
+            extra_headers: Vec::new(),
+        };
+        let id = self
+            .repo
+            .write_object(&commit)
+            .map_err(|e| self.err(e))?
+            .detach();
+        let store = self.repo.objects.store_ref().path().to_path_buf();
+        let mut files = Vec::new();
+        let mut dirs = BTreeSet::new();
+        for object in objects.iter().chain([&id]) {
+            let hex = object.to_hex().to_string();
+            let dir = store.join(&hex[..2]);
+            files.push(dir.join(&hex[2..]));
+            dirs.insert(dir);
+        }
+        files.extend(dirs);
+        sync_files(&files)?;
+        Ok(id)
+    }
+
+    /// Point the local branch `name` at `new`, by compare-and-swap: it must not exist when
+    /// `expected` is `None`, else still point at `expected`. The reflog says `message`.
+    pub fn set_branch(
+        &self,
+        name: &str,
+        new: ObjectId,
+        expected: Option<ObjectId>,
+        message: &str,
+    ) -> Result<(), RepoError> {
+        let full: gix::refs::FullName = format!("refs/heads/{name}")
+            .try_into()
+            .map_err(|e| self.err(gix::Error::from_error(e)))?;
+        let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
+        let edit = RefEdit {
+            change: Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: false,
+                    message: message.into(),
+                },
+                expected: match expected {
+                    Some(old) => PreviousValue::MustExistAndMatch(Target::Object(old)),
+                    None => PreviousValue::MustNotExist,
+                },
+                new: Target::Object(new),
+            },
+            name: full,
+            deref: false,
+        };
+        self.repo
+            .edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Whether `ancestor` is `descendant` or one of its ancestors (a merge-base walk).
+    pub fn is_ancestor(&self, ancestor: ObjectId, descendant: ObjectId) -> Result<bool, RepoError> {
+        if ancestor == descendant {
+            return Ok(true);
+        }
+        let base = self
+            .repo
+            .merge_base(ancestor, descendant)
+            .map_err(|e| self.err(e))?;
+        Ok(base.is_some_and(|base| base.detach() == ancestor))
+    }
+
+    /// Where git runs this repository's hooks from: `core.hooksPath` (relative to the work
+    /// tree's root, as git takes it), else `hooks/` in the (common) git dir.
+    pub fn hooks_dir(&self) -> Result<PathBuf, RepoError> {
+        let configured = self
+            .repo
+            .config_snapshot()
+            .trusted_path("core.hooksPath")
+            .map_err(|e| self.err(e))?;
+        Ok(match configured {
+            Some(path) if !path.as_os_str().is_empty() => {
+                crate::paths::absolute_from(&self.workdir, &path)
+            }
+            _ => self.repo.common_dir().join("hooks"),
+        })
+    }
+}
+
+/// Author and committer for a commit in `repo`: git's identity where configured (the `GIT_*`
+/// variables, then `author.*`/`committer.*`, then `user.*`), else `memdir <memdir@localhost>`;
+/// dates from `GIT_AUTHOR_DATE`/`GIT_COMMITTER_DATE`, else now in the local offset.
+///
+/// Resolved here rather than through gix's personas, which look up the local time zone in the
+/// whole zoneinfo database on every process start (a tenth of a save's time).
+fn signatures_of(
+    repo: &gix::Repository,
+) -> Result<(gix::actor::Signature, gix::actor::Signature), gix::Error> {
+    let config = repo.config_snapshot();
+    let lookup = |env: &str, keys: [&str; 2], fallback: &str| -> BString {
+        std::env::var(env)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map(BString::from)
+            .or_else(|| keys.iter().find_map(|key| config.string(*key)))
+            .unwrap_or_else(|| fallback.into())
+    };
+    let now = {
+        let local = chrono::Local::now();
+        gix::date::Time::new(local.timestamp(), local.offset().local_minus_utc())
+    };
+    let time = |env: &str| -> Result<gix::date::Time, gix::Error> {
+        match std::env::var(env).ok().filter(|v| !v.is_empty()) {
+            Some(value) => gix::date::parse(&value, None).map_err(|e| {
+                gix::Error::from_error(std::io::Error::other(format!(
+                    "{env}={value:?} is not a date git understands: {e}"
+                )))
+            }),
+            None => Ok(now),
+        }
+    };
+    let committer = gix::actor::Signature {
+        name: lookup(
+            "GIT_COMMITTER_NAME",
+            ["committer.name", "user.name"],
+            FALLBACK_NAME,
+        ),
+        email: lookup(
+            "GIT_COMMITTER_EMAIL",
+            ["committer.email", "user.email"],
+            FALLBACK_EMAIL,
+        ),
+        time: time("GIT_COMMITTER_DATE")?,
+    };
+    let author = gix::actor::Signature {
+        name: lookup(
+            "GIT_AUTHOR_NAME",
+            ["author.name", "user.name"],
+            FALLBACK_NAME,
+        ),
+        email: lookup(
+            "GIT_AUTHOR_EMAIL",
+            ["author.email", "user.email"],
+            FALLBACK_EMAIL,
+        ),
+        time: time("GIT_AUTHOR_DATE")?,
+    };
+    Ok((author, committer))
+}
+
 fn git_error(dir: &Path, source: gix::Error) -> RepoError {
     RepoError::Git {
         dir: dir.to_path_buf(),
@@ -729,6 +1055,49 @@ pub fn file_stat(path: &Path) -> Result<(Stat, bool), RepoError> {
             source,
         })?;
     Ok((Stat::from_fs(&meta).unwrap_or_default(), meta.is_file()))
+}
+
+/// A path the index of a project's repository tracks (for `verify`, DESIGN §9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackedFile {
+    /// Relative to the work tree, `/`-separated.
+    pub path: String,
+    /// A regular file (not a symlink or a submodule), so its content may be searched.
+    pub is_file: bool,
+}
+
+/// The work tree of the git repository that contains `dir` (found upwards, as `git` finds it)
+/// and every path its index tracks, read in-process. A repository with no index yet tracks
+/// nothing. `None` when `dir` is in no repository with a work tree or its index cannot be read:
+/// the caller falls back to walking the directory, since verification is a report and a broken
+/// repository should not stop it.
+pub fn tracked_files(dir: &Path) -> Option<(PathBuf, Vec<TrackedFile>)> {
+    use gix::index::entry::Mode;
+    let repo = gix::discover(dir).ok()?;
+    let workdir = repo.workdir()?.to_path_buf();
+    if !repo.index_path().is_file() {
+        return Some((workdir, Vec::new()));
+    }
+    let index = repo.open_index().ok()?;
+    let mut files: Vec<TrackedFile> = Vec::with_capacity(index.entries().len());
+    for entry in index.entries() {
+        // A sparse-checkout directory entry or a submodule is no file of this work tree.
+        if entry.mode.is_sparse() || entry.mode.is_submodule() {
+            continue;
+        }
+        let Ok(path) = entry.path(&index).to_str() else {
+            continue;
+        };
+        // Entries are sorted by path, then stage: a conflict lists one path up to three times.
+        if files.last().is_some_and(|f| f.path == path) {
+            continue;
+        }
+        files.push(TrackedFile {
+            path: path.to_string(),
+            is_file: entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE,
+        });
+    }
+    Some((workdir, files))
 }
 
 #[cfg(test)]

@@ -42,6 +42,11 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         ("a Google API key", r"\bAIza[0-9A-Za-z_\-]{35}"),
         ("an npm token", r"\bnpm_[A-Za-z0-9]{36}"),
+        ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}"),
+        (
+            "a credential in an environment variable",
+            r#"\b[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)\s*[=:]\s*["']?[^\s"'$<{]{8,}"#,
+        ),
         (
             "a private key",
             r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----",

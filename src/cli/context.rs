@@ -37,7 +37,12 @@ pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(),
         None
     };
     let ctx = hook_ctx.as_ref().unwrap_or(ctx);
-    let stack = load(ctx, args)?;
+    let touched: Vec<PathBuf> = args
+        .touch
+        .iter()
+        .map(|f| crate::paths::absolute_from(&ctx.env.cwd, f))
+        .collect();
+    let stack = load(ctx, touched)?;
     let text = stack.render();
     if args.hook {
         return output.json(&serde_json::json!({
@@ -56,8 +61,9 @@ pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(),
     output.data(&text)
 }
 
-/// Resolve the inputs (cwd, config, memory) and load the stack.
-fn load(ctx: &Ctx, args: &ContextArgs) -> Result<Stack, Error> {
+/// Resolve the inputs (cwd, config, memory) and load the stack, with the conditional rules for
+/// the `touched` files.
+pub fn load(ctx: &Ctx, touched: Vec<PathBuf>) -> Result<Stack, Error> {
     let project = ctx.project();
     let cwd = project.canonicalize().map_err(|source| Error::Io {
         context: format!("project dir {}", project.display()),
@@ -89,11 +95,7 @@ fn load(ctx: &Ctx, args: &ContextArgs) -> Result<Stack, Error> {
         config_dir: ctx.env.config_dir()?,
         managed_dir: ctx.env.managed_dir(),
         memory,
-        touched: args
-            .touch
-            .iter()
-            .map(|f| crate::paths::absolute_from(&ctx.env.cwd, f))
-            .collect(),
+        touched,
         excludes: settings.claude_md_excludes(),
         disabled: ctx.env.var("CLAUDE_CODE_DISABLE_CLAUDE_MDS").is_some()
             || ctx

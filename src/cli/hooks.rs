@@ -1,5 +1,7 @@
 //! `memdir hooks`: the Claude Code hook entries memdir needs and their installation into a
-//! `settings.json` (DESIGN §11), merged into what is there and never clobbering it.
+//! `settings.json` (DESIGN §11), merged into what is there and never clobbering it; and the git
+//! `post-merge` hook (`hooks/post-merge`) that reconciles merged promotions (§7), merged into a
+//! repository's existing hook the same way.
 //!
 //! The entries are `hooks/claude-settings.json`, compiled into the binary so that an installed
 //! memdir can write them without the repository. Their shape is Claude Code's settings schema,
@@ -13,11 +15,18 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::Error;
+use crate::cli::promote::shell_quote;
 use crate::cli::{Ctx, Output};
 use crate::paths::{absolute_from, normalize};
 
 /// The entries memdir needs in Claude Code's settings, as users would paste them.
 const CLAUDE_ENTRIES: &str = include_str!("../../hooks/claude-settings.json");
+
+/// The git post-merge hook, compiled in like the entries.
+const POST_MERGE: &str = include_str!("../../hooks/post-merge");
+
+/// What identifies memdir's line in a post-merge hook.
+const POST_MERGE_MARK: &str = "proposals --reconcile";
 
 /// The program name the embedded entries use; `--command` replaces it.
 const DEFAULT_PROGRAM: &str = "memdir";
@@ -35,23 +44,32 @@ pub enum HooksAction {
     Show(ShowArgs),
 }
 
-/// Merge memdir's hook entries into a Claude Code settings file.
+/// Merge memdir's hook entries into a Claude Code settings file, and its git hook into the
+/// project's repository.
 ///
-/// Stop, SessionEnd and PreCompact run `memdir extract --hook`; PostToolUse on
+/// --claude: Stop, SessionEnd and PreCompact run `memdir extract --hook`; PostToolUse on
 /// Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`. Every other key and hook in
 /// the file is kept; an entry that is already there is left alone, so installing twice changes
 /// nothing. A memdir command of another path or older arguments is updated in place.
+///
+/// --git: a post-merge hook running `memdir proposals --reconcile -q` (it never fails a merge),
+/// in the project repository's hooks folder (`core.hooksPath` if set, else `.git/hooks`). An
+/// existing post-merge hook keeps everything it has: memdir's line is added to it if absent.
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Install Claude Code's hook entries (into settings.json).
     #[arg(long)]
     pub claude: bool,
+    /// Install the git post-merge hook into the project's repository.
+    #[arg(long)]
+    pub git: bool,
     /// Which settings file to merge into.
     #[arg(long, value_enum, default_value_t = Scope::User)]
     pub scope: Scope,
     #[command(flatten)]
     pub program: ProgramArg,
-    /// Print JSON: {file, added: [{event, matcher?, command}], replaced: [{event, from, to}],
+    /// Print JSON: with --claude {file, added: [{event, matcher?, command}], replaced: [{event,
+    /// from, to}], unchanged}; with --git, a "git" key {file, action: created|appended|updated|
     /// unchanged}.
     #[arg(long)]
     pub json: bool,
@@ -99,13 +117,34 @@ fn show(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Error
 }
 
 fn install(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    if !args.claude {
+    if !args.claude && !args.git {
         return Err(Error::Usage(
-            "say which hooks to install: `memdir hooks install --claude` merges memdir's entries \
-             into Claude Code's settings.json (git hooks are not supported yet)"
+            "say which hooks to install: --claude merges memdir's entries into Claude Code's \
+             settings.json, --git installs the post-merge hook into the project's repository"
                 .into(),
         ));
     }
+    let mut json = Map::new();
+    if args.claude {
+        install_claude(ctx, args, output, &mut json)?;
+    }
+    if args.git {
+        let git = install_git(ctx, args, output)?;
+        json.insert("git".into(), git);
+    }
+    if args.json {
+        return output.json(&Value::Object(json));
+    }
+    Ok(())
+}
+
+/// `--claude`: merge the entries into settings.json; with `--json`, its report goes in `json`.
+fn install_claude(
+    ctx: &Ctx,
+    args: &InstallArgs,
+    output: &mut Output<'_>,
+    json: &mut Map<String, Value>,
+) -> Result<(), Error> {
     let program = program(ctx, &args.program)?;
     let file = match args.scope {
         Scope::User => ctx.env.config_dir()?.join("settings.json"),
@@ -144,12 +183,11 @@ fn install(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(),
             .iter()
             .map(|r| serde_json::json!({"event": r.event, "from": r.from, "to": r.to}))
             .collect();
-        return output.json(&serde_json::json!({
-            "file": file.display().to_string(),
-            "added": added,
-            "replaced": replaced,
-            "unchanged": merge.is_unchanged(),
-        }));
+        json.insert("file".into(), file.display().to_string().into());
+        json.insert("added".into(), added.into());
+        json.insert("replaced".into(), replaced.into());
+        json.insert("unchanged".into(), merge.is_unchanged().into());
+        return Ok(());
     }
     if merge.is_unchanged() {
         return output.info(&format!(
@@ -176,6 +214,184 @@ fn install(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(),
         "created"
     };
     output.info(&format!("{verb} {}", file.display()))
+}
+
+/// `--git`: install (or merge in) the post-merge hook; returns the JSON report.
+fn install_git(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<Value, Error> {
+    let program = program(ctx, &args.program)?;
+    let project = ctx.project();
+    let repo = crate::repo::TargetRepo::discover(&project)?.ok_or_else(|| {
+        Error::Usage(format!(
+            "{} is in no git repository: there is nowhere to install the post-merge hook",
+            project.display()
+        ))
+    })?;
+    let file = repo.hooks_dir()?.join("post-merge");
+    let existing = match std::fs::read(&file) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
+            Error::Usage(format!(
+                "{} is not UTF-8 text; add memdir's line to it by hand: {}",
+                file.display(),
+                post_merge_line(&program)
+            ))
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => {
+            return Err(Error::Io {
+                context: format!("reading {}", file.display()),
+                source,
+            });
+        }
+    };
+    let merged = merge_post_merge(existing.as_deref(), &program).map_err(|problem| {
+        Error::Usage(format!(
+            "{}: {problem}; add memdir's line to it by hand, nothing was written: {}",
+            file.display(),
+            post_merge_line(&program)
+        ))
+    })?;
+    let action = match &merged {
+        Some((text, action)) => {
+            write_atomic(&file, text.as_bytes())?;
+            *action
+        }
+        None => "unchanged",
+    };
+    let made_executable = make_executable(&file)?;
+    let action = if action == "unchanged" && made_executable {
+        "made executable"
+    } else {
+        action
+    };
+    let verb = match action {
+        "created" => "installed the post-merge hook",
+        "appended" => "added memdir's line to the existing post-merge hook",
+        "updated" => "updated memdir's line in the post-merge hook",
+        "made executable" => "made the post-merge hook executable",
+        _ => "the post-merge hook is already installed: nothing changed",
+    };
+    if !args.json {
+        output.info(&format!("{verb}: {}", file.display()))?;
+    }
+    Ok(serde_json::json!({"file": file.display().to_string(), "action": action}))
+}
+
+/// memdir's line of the post-merge hook, running `program`.
+fn post_merge_line(program: &str) -> String {
+    let line = POST_MERGE
+        .lines()
+        .find(|l| is_post_merge_line(l))
+        .expect("hooks/post-merge has memdir's line (a unit test checks it)");
+    if program == DEFAULT_PROGRAM {
+        return line.to_string();
+    }
+    let quoted = shell_quote(program);
+    line.replace(
+        &format!("command -v {DEFAULT_PROGRAM} "),
+        &format!("command -v {quoted} "),
+    )
+    .replace(
+        &format!("; {DEFAULT_PROGRAM} proposals"),
+        &format!("; {quoted} proposals"),
+    )
+}
+
+fn is_post_merge_line(line: &str) -> bool {
+    !line.trim_start().starts_with('#') && line.contains(POST_MERGE_MARK)
+}
+
+/// The post-merge hook with memdir's line in it, and what changed (`created`, `appended`,
+/// `updated`); `None` when it is already there. An existing hook keeps every line: memdir's is
+/// added before a final top-level `exit` (which would end the script before it), else at the
+/// end. A hook that is not a shell script is refused (memdir's line is shell).
+fn merge_post_merge(
+    existing: Option<&str>,
+    program: &str,
+) -> Result<Option<(String, &'static str)>, String> {
+    let wanted = post_merge_line(program);
+    let Some(text) = existing.filter(|t| !t.trim().is_empty()) else {
+        let script = POST_MERGE.replace(
+            POST_MERGE
+                .lines()
+                .find(|l| is_post_merge_line(l))
+                .unwrap_or_default(),
+            &wanted,
+        );
+        return Ok(Some((script, "created")));
+    };
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if let Some(found) = lines.iter().position(|l| is_post_merge_line(l)) {
+        if lines[found] == wanted {
+            return Ok(None);
+        }
+        lines[found] = wanted;
+        return Ok(Some((
+            with_final_newline(lines.join(
+                "
+",
+            )),
+            "updated",
+        )));
+    }
+    if let Some(shebang) = lines.first().filter(|l| l.starts_with("#!")) {
+        let shell = ["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"];
+        let runs_a_shell = shebang
+            .trim_start_matches("#!")
+            .split([' ', '/'])
+            .any(|word| shell.contains(&word.trim()));
+        if !runs_a_shell {
+            return Err(format!("it is not a shell script ({shebang})"));
+        }
+    }
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let at = match last {
+        Some(i) if is_exit(&lines[i]) => i,
+        _ => lines.len(),
+    };
+    lines.insert(at, wanted);
+    Ok(Some((
+        with_final_newline(lines.join(
+            "
+",
+        )),
+        "appended",
+    )))
+}
+
+/// A top-level `exit` statement (`exit`, `exit 0`, `exit $?`).
+fn is_exit(line: &str) -> bool {
+    let line = line.trim();
+    line == "exit" || line.starts_with("exit ") || line.starts_with("exit	")
+}
+
+fn with_final_newline(mut text: String) -> String {
+    text.push('\n');
+    text
+}
+
+/// Make a hook executable (git skips one that is not, with only a hint); whether it changed.
+#[cfg(unix)]
+fn make_executable(file: &Path) -> Result<bool, Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let io = |source| Error::Io {
+        context: format!("making {} executable", file.display()),
+        source,
+    };
+    let mode = std::fs::metadata(file).map_err(io)?.permissions().mode();
+    // Execute for whoever may read it, as `chmod +x` does under the usual umask.
+    let wanted = mode | 0o100 | ((mode & 0o044) >> 2);
+    if wanted == mode {
+        return Ok(false);
+    }
+    std::fs::set_permissions(file, std::fs::Permissions::from_mode(wanted)).map_err(io)?;
+    Ok(true)
+}
+
+#[cfg(not(unix))]
+fn make_executable(_file: &Path) -> Result<bool, Error> {
+    Ok(false)
 }
 
 /// The executable the commands run: `--command`, a relative path made absolute.
@@ -620,19 +836,6 @@ fn shell_words(command: &str) -> Option<Vec<Word>> {
     Some(words)
 }
 
-/// `word` as one shell word: as it is when that is safe, else in single quotes.
-fn shell_quote(word: &str) -> String {
-    let safe = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
-    if safe {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 /// Replace `file` so that Claude Code reads the old or the new settings, never a mix: a temp
 /// file in the same folder, synced, renamed over it. A symlinked settings file (dotfiles) is
 /// written through, not replaced by a plain file; the old file's permissions are kept.
@@ -782,6 +985,45 @@ mod tests {
         );
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(2));
         assert!(merge.replaced.is_empty());
+    }
+
+    #[test]
+    fn post_merge_hook_is_merged_never_clobbered() {
+        assert!(POST_MERGE.starts_with("#!/bin/sh\n"));
+        let line = post_merge_line("memdir");
+        assert!(line.contains("memdir proposals --reconcile -q"), "{line}");
+        let spaced = post_merge_line("/opt/my tools/memdir");
+        assert!(
+            spaced.contains("command -v '/opt/my tools/memdir' ")
+                && spaced.contains("; '/opt/my tools/memdir' proposals --reconcile -q"),
+            "{spaced}"
+        );
+        let (created, action) = merge_post_merge(None, "memdir").expect("ok").expect("new");
+        assert_eq!((created.as_str(), action), (POST_MERGE, "created"));
+        assert_eq!(merge_post_merge(Some(POST_MERGE), "memdir"), Ok(None));
+
+        let users = "#!/bin/bash\nset -e\necho merged\nexit 0\n";
+        let (text, action) = merge_post_merge(Some(users), "memdir")
+            .expect("ok")
+            .expect("changed");
+        assert_eq!(action, "appended");
+        assert_eq!(
+            text,
+            format!("#!/bin/bash\nset -e\necho merged\n{line}\nexit 0\n")
+        );
+        assert_eq!(merge_post_merge(Some(&text), "memdir"), Ok(None));
+        let (moved, action) = merge_post_merge(Some(&text), "/usr/local/bin/memdir")
+            .expect("ok")
+            .expect("changed");
+        assert_eq!(action, "updated");
+        assert!(moved.contains("echo merged\n") && !moved.contains("; memdir proposals"));
+
+        let no_exit = "#!/bin/sh\necho hi";
+        let (text, _) = merge_post_merge(Some(no_exit), "memdir")
+            .expect("ok")
+            .expect("changed");
+        assert_eq!(text, format!("#!/bin/sh\necho hi\n{line}\n"));
+        assert!(merge_post_merge(Some("#!/usr/bin/env python3\nprint(1)\n"), "memdir").is_err());
     }
 
     #[test]

@@ -21,12 +21,16 @@ pub mod init;
 pub mod list;
 pub mod log;
 pub mod path;
+pub mod promote;
+pub mod proposals;
 pub mod restore;
+pub mod review;
 pub mod rm;
 pub mod rollback;
 pub mod save;
 pub mod show;
 pub mod snapshot;
+pub mod verify;
 
 /// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
 #[derive(Debug, Parser)]
@@ -84,6 +88,10 @@ pub enum Command {
     Restore(restore::RestoreArgs),
     Extract(extract::ExtractArgs),
     Hooks(hooks::HooksArgs),
+    Verify(verify::VerifyArgs),
+    Review(review::ReviewArgs),
+    Promote(promote::PromoteArgs),
+    Proposals(proposals::ProposalsArgs),
 }
 
 /// Where output goes: the library never prints to the process's streams itself.
@@ -327,5 +335,9 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Restore(args) => restore::run(&ctx, args, output),
         Command::Extract(args) => extract::run(&ctx, args, output),
         Command::Hooks(args) => hooks::run(&ctx, args, output),
+        Command::Verify(args) => verify::run(&ctx, args, output),
+        Command::Review(args) => review::run(&ctx, args, output),
+        Command::Promote(args) => promote::run(&ctx, args, output),
+        Command::Proposals(args) => proposals::run(&ctx, args, output),
     }
 }

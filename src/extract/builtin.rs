@@ -201,6 +201,14 @@ pattern!(
     r"(?i)\bwe(?:'ve| have)? (?:decided|chose|agreed|went with|went \S+-based|went back to|picked|settled on|standardi[sz]ed on|moved|switched|migrated)\b|我们(?:决定|选|定了|选择|统一|约定|改用|换成)"
 );
 pattern!(
+    CODE_STRUCTURE,
+    r"(?i)\b(?:is defined in|lives in|live in|is implemented in|are implemented in|calls|imports|the architecture|is structured|consists of|is made of|the entry point is|is the entry point|wraps|delegates to|is generated from|is built from)\b|位于|定义在|调用了"
+);
+pattern!(
+    NORMATIVE,
+    r"(?i)\b(?:must|should|never|always|don't|do not|only|use|keep|put|prefer|go through|goes through|has to|have to|need to)\b|必须|不要|别|只能|一律"
+);
+pattern!(
     DATE_PHRASE,
     r"(?i)\b(?:today|tonight|tomorrow|the day after tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|end of (?:the )?(?:week|month|quarter|sprint)|eod|eow)\b|今天|明天|后天|下周|下个?月|月底|本周|这周"
 );
@@ -379,30 +387,48 @@ fn cjk_pairs(text: &str) -> BTreeSet<String> {
 }
 
 /// How much two statements are about the same thing, 0 to 1.
-fn similarity(a: &str, b: &str) -> f64 {
-    let wa: BTreeSet<String> = words(a).into_iter().collect();
-    let wb: BTreeSet<String> = words(b).into_iter().collect();
-    let mut shared = wa.intersection(&wb).count() as f64;
-    // "npm" and "pnpm", "test" and "tests": near words count half.
-    for x in wa.difference(&wb) {
-        if x.len() >= 3
-            && wb
-                .iter()
-                .any(|y| y.len() >= 3 && (y.contains(x.as_str()) || x.contains(y.as_str())))
-        {
-            shared += 0.5;
+pub(crate) fn similarity(a: &str, b: &str) -> f64 {
+    Fingerprint::of(a).similarity(&Fingerprint::of(b))
+}
+
+/// What [`similarity`] compares, computed once per text when a text is compared many times.
+pub(crate) struct Fingerprint {
+    words: BTreeSet<String>,
+    pairs: BTreeSet<String>,
+}
+
+impl Fingerprint {
+    pub(crate) fn of(text: &str) -> Fingerprint {
+        Fingerprint {
+            words: words(text).into_iter().collect(),
+            pairs: cjk_pairs(text),
         }
     }
-    // A shared name ("#ops-pager", "credit-limit", "acme-stg") says more than a shared word.
-    shared += 2.0 * wa.intersection(&wb).filter(|w| is_identifier(w)).count() as f64;
-    let ca = cjk_pairs(a);
-    let cb = cjk_pairs(b);
-    shared += ca.intersection(&cb).count() as f64;
-    let total = (wa.len() + ca.len()).min(wb.len() + cb.len()) as f64;
-    if total == 0.0 {
-        return 0.0;
+
+    /// How much the two texts are about the same thing, 0 to 1.
+    pub(crate) fn similarity(&self, other: &Fingerprint) -> f64 {
+        let (wa, wb) = (&self.words, &other.words);
+        let total = (wa.len() + self.pairs.len()).min(wb.len() + other.pairs.len()) as f64;
+        if total == 0.0 {
+            return 0.0;
+        }
+        let mut shared = 0.0;
+        for w in wa.intersection(wb) {
+            // A shared name ("#ops-pager", "credit-limit", "acme-stg") says more than a word.
+            shared += if is_identifier(w) { 3.0 } else { 1.0 };
+        }
+        // "npm" and "pnpm", "test" and "tests": near words count half.
+        for x in wa.difference(wb).filter(|x| x.len() >= 3) {
+            if wb
+                .iter()
+                .any(|y| y.len() >= 3 && (y.contains(x.as_str()) || x.contains(y.as_str())))
+            {
+                shared += 0.5;
+            }
+        }
+        shared += self.pairs.intersection(&other.pairs).count() as f64;
+        (shared / total).min(1.0)
     }
-    (shared / total).min(1.0)
 }
 
 /// A word that names something: it holds a '-', '_' or a digit.
@@ -411,6 +437,20 @@ fn is_identifier(word: &str) -> bool {
         && word
             .chars()
             .any(|c| c == '-' || c == '_' || c.is_ascii_digit())
+}
+
+/// Whether a statement describes the code itself (paths, modules, what calls what): derivable
+/// from the code or its history, so not worth remembering.
+pub(crate) fn is_derivable(text: &str) -> bool {
+    // One path named in a rule is where the rule applies; the code's own structure, or a list
+    // of its files, is what the code already says.
+    let structure = CODE_STRUCTURE.is_match(text) || DERIVABLE.find_iter(text).count() >= 2;
+    structure
+        && !NORMATIVE.is_match(text)
+        && !FEEDBACK.is_match(text)
+        && !FEEDBACK_ANYWHERE.is_match(text)
+        && !DECISION.is_match(text)
+        && !REASON.is_match(text)
 }
 
 /// A memory known to this run: in the dir before it, or drafted by it.

@@ -92,6 +92,27 @@ fn small_number(word: &str) -> Option<i64> {
     })
 }
 
+/// The first relative date in `text` ("tomorrow", "next Friday", "下周五"), if any: a memory
+/// or a rule holding one reads wrong later. "On Friday" is not one here: in a rule it is as
+/// often a habit ("never deploy on Friday") as a date.
+pub fn relative_phrase(text: &str) -> Option<String> {
+    // Any date will do: only whether the phrase would be replaced matters.
+    let date = NaiveDate::from_ymd_opt(2026, 1, 1)?;
+    ENGLISH
+        .captures_iter(text)
+        .filter(|c| {
+            c.name("rel")
+                .is_none_or(|rel| !rel.as_str().eq_ignore_ascii_case("on"))
+        })
+        .find(|c| english_date(c, date) != c[0])
+        .or_else(|| {
+            CHINESE
+                .captures_iter(text)
+                .find(|c| chinese_date(c, date) != c[0])
+        })
+        .map(|c| c[0].to_string())
+}
+
 /// `text` with its relative dates replaced by absolute ones, as of `date`.
 pub fn absolutize(text: &str, date: NaiveDate) -> String {
     let english = ENGLISH.replace_all(text, |c: &Captures<'_>| english_date(c, date));
@@ -230,6 +251,26 @@ mod tests {
         );
         assert_eq!(absolutize("due end of month", d), "due 2026-03-31");
         assert_eq!(absolutize("in 3 days", d), "by 2026-03-08");
+    }
+
+    #[test]
+    fn relative_phrases_are_found_habits_are_not() {
+        assert_eq!(relative_phrase("Deploy tomorrow."), Some("tomorrow".into()));
+        assert_eq!(
+            relative_phrase("Freeze starts next week"),
+            Some("next week".into())
+        );
+        assert_eq!(relative_phrase("明天发布"), Some("明天".into()));
+        assert_eq!(relative_phrase("下周五之前合并"), Some("下周五".into()));
+        assert_eq!(
+            relative_phrase("Never deploy on Fridays; since 2026-03-05."),
+            None
+        );
+        assert_eq!(relative_phrase("Never deploy on Friday."), None);
+        assert_eq!(
+            relative_phrase("Never deploy on Friday; ship it by Friday"),
+            Some("by Friday".into())
+        );
     }
 
     #[test]

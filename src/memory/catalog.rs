@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::memory::index::{Index, IndexLine};
+use crate::memory::index::Index;
 use crate::memory::store::{INDEX_FILE, StoreError, check_inside, read_index};
 use crate::memory::taxonomy::{MemoryType, validate_name};
 use crate::memory::topic::TopicFile;
@@ -72,9 +72,12 @@ pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
     }
     files.sort();
     let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
-    let order: Vec<IndexLine> = index.entries().map(|(_, e)| e).collect();
-    let position = |file: &str| order.iter().position(|e| e.file_name() == file);
-    files.sort_by_key(|f| (position(f).unwrap_or(usize::MAX), f.clone()));
+    // The first index line naming a file gives its place.
+    let mut position = std::collections::HashMap::new();
+    for (n, line) in index.entries().enumerate() {
+        position.entry(line.1.file_name().to_string()).or_insert(n);
+    }
+    files.sort_by_key(|f| (position.get(f).copied().unwrap_or(usize::MAX), f.clone()));
 
     files
         .into_iter()

@@ -77,6 +77,8 @@ pub enum Op {
     Adopt,
     Rollback,
     Restore,
+    /// A memory retired because its rule was promoted and merged (DESIGN §7).
+    Promote,
 }
 
 impl Op {
@@ -88,6 +90,7 @@ impl Op {
             Op::Adopt => "adopt",
             Op::Rollback => "rollback",
             Op::Restore => "restore",
+            Op::Promote => "promote",
         }
     }
 }
@@ -100,6 +103,19 @@ pub fn commit_message(
     description: &str,
     session: Option<&str>,
 ) -> String {
+    commit_message_with(op, memory_type, name, description, session, &[])
+}
+
+/// [`commit_message`] with more `Memdir-<key>: <value>` trailers after `Memdir-Op` and
+/// `Memdir-Session`.
+pub fn commit_message_with(
+    op: Op,
+    memory_type: &str,
+    name: &str,
+    description: &str,
+    session: Option<&str>,
+    trailers: &[(&str, &str)],
+) -> String {
     let mut message = format!("{}({memory_type}): {name}\n\n", op.as_str());
     let description = description.trim();
     if !description.is_empty() {
@@ -109,6 +125,9 @@ pub fn commit_message(
     message.push_str(&format!("Memdir-Op: {}\n", op.as_str()));
     if let Some(session) = session {
         message.push_str(&format!("Memdir-Session: {session}\n"));
+    }
+    for (key, value) in trailers {
+        message.push_str(&format!("Memdir-{key}: {value}\n"));
     }
     message
 }
@@ -173,7 +192,8 @@ impl SaveRequest<'_> {
     }
 }
 
-fn title_from_name(name: &str) -> String {
+/// `pre-commit-lint` → `Pre commit lint`: the title of a memory saved without one.
+pub(crate) fn title_from_name(name: &str) -> String {
     let spaced = name.replace('-', " ");
     let mut chars = spaced.chars();
     match chars.next() {
@@ -786,6 +806,30 @@ impl Store {
 
     /// Remove a memory: its index line, then its topic file, in one commit.
     pub fn remove(&mut self, name: &str, session: Option<&str>) -> Result<Removed, StoreError> {
+        self.remove_as(name, session, Op::Delete, "", &[])
+    }
+
+    /// Retire a memory whose rule was promoted and merged (DESIGN §7): removed as by
+    /// [`Store::remove`], in one `promote(<type>): <name>` commit whose body adds `note` (where
+    /// the rule went) and whose trailers add `trailers` (`Merge`, `Target`).
+    pub fn retire(
+        &mut self,
+        name: &str,
+        note: &str,
+        trailers: &[(&str, &str)],
+    ) -> Result<Removed, StoreError> {
+        self.remove_as(name, None, Op::Promote, note, trailers)
+    }
+
+    /// Remove a memory in one commit of `op`, `note` after the description in its body.
+    fn remove_as(
+        &mut self,
+        name: &str,
+        session: Option<&str>,
+        op: Op,
+        note: &str,
+        trailers: &[(&str, &str)],
+    ) -> Result<Removed, StoreError> {
         validate_name(name)?;
         let file = format!("{name}.md");
         let path = self.dir.join(&file);
@@ -823,7 +867,12 @@ impl Store {
             steps.push((INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"));
         }
         steps.push((&file, None, "after-topic"));
-        let message = commit_message(Op::Delete, memory_type, name, &description, session);
+        let body = match (description.trim(), note.trim()) {
+            (description, "") => description.to_string(),
+            ("", note) => note.to_string(),
+            (description, note) => format!("{description}\n\n{note}"),
+        };
+        let message = commit_message_with(op, memory_type, name, &body, session, trailers);
         let commit = self.write_and_commit(&mut state, &steps, &message)?;
         Ok(Removed {
             commit,

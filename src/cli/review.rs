@@ -1,0 +1,84 @@
+//! `memdir review`: audit every layer and propose what should move where (DESIGN §7). It changes
+//! nothing; `memdir promote` carries out a promotion a person accepts.
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::review::audit::{Group, Inputs, Proposal, audit};
+
+/// Audit auto memory, team memory and the instruction files, and propose what to do with each.
+///
+/// Groups: promote to project conventions, promote to personal instructions, promote to team
+/// memory, clean up (secret, stale, relative date, duplicate, derivable, long index line),
+/// ambiguous, no action. Nothing is changed.
+#[derive(Debug, clap::Args)]
+pub struct ReviewArgs {
+    /// Print JSON: {proposals: [{group, kind, layer, memory | file, target, reason}]}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    let project = ctx.project();
+    let project_root = crate::paths::work_tree_root(&project).unwrap_or(project);
+    let stack = crate::cli::context::load(ctx, Vec::new())?;
+    let inputs = Inputs {
+        memory_dir: resolved.dir(),
+        project_root: &project_root,
+        personal_file: ctx.env.config_dir()?.join("CLAUDE.md"),
+        instructions: &stack.files,
+    };
+    let proposals = audit(&inputs)?;
+    if args.json {
+        let value = serde_json::to_value(&proposals).map_err(|e| Error::Io {
+            context: "encoding the review".into(),
+            source: std::io::Error::other(e),
+        })?;
+        return output.json(&serde_json::json!({ "proposals": value }));
+    }
+    output.data(&report(&proposals, output.verbose))
+}
+
+/// The report a person acts on: one section per group, each proposal with its reason and, for
+/// promotions, the command that proposes the change.
+fn report(proposals: &[Proposal], verbose: bool) -> String {
+    if proposals.is_empty() {
+        return "Nothing to review: no memories and no instruction files.\n".into();
+    }
+    let mut out = String::new();
+    let mut groups: Vec<Group> = proposals.iter().map(|p| p.group).collect();
+    groups.sort();
+    groups.dedup();
+    for group in groups {
+        let members: Vec<&Proposal> = proposals.iter().filter(|p| p.group == group).collect();
+        out.push_str(&format!("{} ({})\n", group.heading(), members.len()));
+        if group == Group::NoAction && !verbose {
+            let names: Vec<&str> = members.iter().filter_map(|p| p.memory.as_deref()).collect();
+            out.push_str(&format!("  {}\n\n", names.join(", ")));
+            continue;
+        }
+        for p in members {
+            let what = match (&p.memory, &p.file) {
+                (Some(name), _) => name.clone(),
+                (None, Some(file)) => file.display().to_string(),
+                (None, None) => String::from("?"),
+            };
+            let kind = p
+                .kind
+                .map(|k| format!("{}: ", k.name()))
+                .unwrap_or_default();
+            out.push_str(&format!("  {what} — {kind}{}\n", p.reason));
+            if let (Some(to), Some(name)) = (group.promote_to(), &p.memory) {
+                let target = p
+                    .target
+                    .as_ref()
+                    .map(|t| format!(" (into {})", t.display()))
+                    .unwrap_or_default();
+                out.push_str(&format!("      memdir promote {name} --to {to}{target}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("Nothing was changed.\n");
+    out
+}

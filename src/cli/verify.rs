@@ -1,0 +1,70 @@
+//! `memdir verify`: each memory checked against the project as it is now (DESIGN §9). A report:
+//! it exits 0 whatever it finds and changes nothing.
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::review::verify::{Status, subjects, verify_report};
+
+/// Check each memory against the project as it is now.
+///
+/// The file paths a memory names must exist in the work tree, and the symbols in its code spans
+/// must still be found in the project's tracked files. Stale memories are listed with the
+/// evidence; it exits 0 whatever it finds and changes nothing.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Print JSON: {"memories": [{name, status, evidence, paths, symbols}], "checked_files": N},
+    /// status being "ok", "stale" or "nothing_to_check".
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    let memories = subjects(resolved.dir())?;
+    let report = verify_report(&ctx.project(), &memories)?;
+    if !report.complete {
+        output.warn(&format!(
+            "the project is no git repository and has over {} files: only the first were searched, and symbols not found in them are not judged",
+            crate::review::verify::MAX_WALKED_FILES
+        ))?;
+    }
+    if args.json {
+        let memories = serde_json::to_value(&report.verdicts)
+            .map_err(|e| Error::Failed(format!("cannot render the report as JSON: {e}")))?;
+        return output.json(&serde_json::json!({
+            "memories": memories,
+            "checked_files": report.checked_files,
+        }));
+    }
+    let mut text = String::new();
+    let (mut stale, mut ok, mut nothing) = (0, 0, 0);
+    for verdict in &report.verdicts {
+        match verdict.status {
+            Status::Stale => {
+                stale += 1;
+                text.push_str(&format!(
+                    "{}: {}\n",
+                    verdict.name,
+                    verdict.evidence.join("; ")
+                ));
+            }
+            Status::Ok => ok += 1,
+            Status::NothingToCheck => nothing += 1,
+        }
+    }
+    output.data(&text)?;
+    let total = report.verdicts.len();
+    if total == 0 {
+        return output.info("no memories to verify");
+    }
+    let (noun, verb) = if total == 1 {
+        ("memory", "is")
+    } else {
+        ("memories", "are")
+    };
+    let stale_verb = if stale == 1 && total > 1 { "is" } else { verb };
+    let have = if nothing == 1 { "has" } else { "have" };
+    output.info(&format!(
+        "{stale} of {total} {noun} {stale_verb} stale; {ok} ok; {nothing} {have} nothing to check"
+    ))
+}

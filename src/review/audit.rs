@@ -1,0 +1,435 @@
+//! The audit behind `memdir review` (DESIGN §7): every memory of the auto and team layers, and
+//! every instruction file Claude Code loads, each given exactly one proposal.
+//!
+//! Clean-up comes first, in this order: a secret, a stale path or symbol (`verify`), a relative
+//! date, a duplicate (of another memory, or of what an instruction file already says), content
+//! derivable from the code, an index line over the cap. A memory with any of these is never
+//! proposed for promotion. The rest: who the person is and how they like to work goes to their
+//! personal instructions; a standing rule for this project to its `CLAUDE.md`; shared knowledge
+//! (pointers, owners, decisions with reasons) to team memory; what cannot be placed is ambiguous;
+//! what is fine where it is needs no action.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::Error;
+use crate::extract::builtin::{Fingerprint, is_derivable};
+use crate::extract::dates::relative_phrase;
+use crate::memory::catalog::{list_memories, read_memory};
+use crate::memory::index::{Index, MAX_LINE_UNITS};
+use crate::memory::store::{INDEX_FILE, read_index};
+use crate::memory::taxonomy::MemoryType;
+use crate::review::verify::{Status, Subject, verify};
+use crate::stack::{Scope, StackFile};
+
+/// The proposal groups, in the order the report shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Group {
+    PromoteProject,
+    PromotePersonal,
+    PromoteTeam,
+    CleanUp,
+    Ambiguous,
+    NoAction,
+}
+
+impl Group {
+    pub fn heading(self) -> &'static str {
+        match self {
+            Group::PromoteProject => "Promote to project conventions",
+            Group::PromotePersonal => "Promote to personal instructions",
+            Group::PromoteTeam => "Promote to team memory",
+            Group::CleanUp => "Clean up",
+            Group::Ambiguous => "Ambiguous",
+            Group::NoAction => "No action",
+        }
+    }
+
+    /// The `memdir promote --to` value, for the promotion groups.
+    pub fn promote_to(self) -> Option<&'static str> {
+        match self {
+            Group::PromoteProject => Some("project"),
+            Group::PromotePersonal => Some("personal"),
+            Group::PromoteTeam => Some("team"),
+            _ => None,
+        }
+    }
+}
+
+/// What needs cleaning up, in priority order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CleanUp {
+    Secret,
+    Stale,
+    RelativeDate,
+    Duplicate,
+    Derivable,
+    LongIndexLine,
+}
+
+impl CleanUp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CleanUp::Secret => "secret",
+            CleanUp::Stale => "stale",
+            CleanUp::RelativeDate => "relative date",
+            CleanUp::Duplicate => "duplicate",
+            CleanUp::Derivable => "derivable",
+            CleanUp::LongIndexLine => "long index line",
+        }
+    }
+}
+
+/// Where the audited thing lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layer {
+    AutoMemory,
+    TeamMemory,
+    Instructions,
+}
+
+/// One proposal: about one memory, or one instruction file.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Proposal {
+    pub group: Group,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CleanUp>,
+    pub layer: Layer,
+    /// The memory's name (memory layers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+    /// The instruction file (instruction layer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// Where a promotion would go.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<PathBuf>,
+    pub reason: String,
+}
+
+/// What the audit reads.
+pub struct Inputs<'a> {
+    pub memory_dir: &'a Path,
+    /// The project's git root (or the project dir outside git): paths and symbols are checked
+    /// there, and project conventions go to its `CLAUDE.md`.
+    pub project_root: &'a Path,
+    /// `<config dir>/CLAUDE.md`: where personal instructions go.
+    pub personal_file: PathBuf,
+    /// The instruction files Claude Code loads for this project.
+    pub instructions: &'a [StackFile],
+}
+
+/// A memory as the audit sees it.
+struct Entry {
+    layer: Layer,
+    name: String,
+    memory_type: Option<MemoryType>,
+    /// Description and body.
+    text: String,
+    index_line: Option<String>,
+    /// Of its statement, for duplicates.
+    fingerprint: Fingerprint,
+}
+
+fn read_layer(dir: &Path, layer: Layer) -> Result<Vec<Entry>, Error> {
+    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
+    let lines: HashMap<String, String> = index
+        .entries()
+        .map(|(_, line)| (line.file_name().to_string(), line.render()))
+        .collect();
+    let mut out = Vec::new();
+    for memory in list_memories(dir)? {
+        let body = match read_memory(dir, &memory.name) {
+            Ok((_, _, topic)) => topic.body,
+            Err(_) => String::new(),
+        };
+        let text = format!("{}\n{body}", memory.description.unwrap_or_default());
+        out.push(Entry {
+            layer,
+            index_line: lines.get(&memory.file).cloned(),
+            fingerprint: Fingerprint::of(first_statement(&text)),
+            text,
+            memory_type: memory.memory_type,
+            name: memory.name,
+        });
+    }
+    Ok(out)
+}
+
+/// Audit every layer; one proposal per memory, plus one per problem in an instruction file.
+pub fn audit(inputs: &Inputs<'_>) -> Result<Vec<Proposal>, Error> {
+    let mut entries = read_layer(inputs.memory_dir, Layer::AutoMemory)?;
+    let team_dir = inputs.memory_dir.join("team");
+    if team_dir.join(INDEX_FILE).is_file() {
+        entries.extend(read_layer(&team_dir, Layer::TeamMemory)?);
+    }
+    let subjects: Vec<Subject> = entries
+        .iter()
+        .map(|e| Subject {
+            name: e.name.clone(),
+            text: e.text.clone(),
+        })
+        .chain(inputs.instructions.iter().map(|f| Subject {
+            name: f.path.to_string_lossy().into_owned(),
+            text: f.content.clone(),
+        }))
+        .collect();
+    let verdicts = verify(inputs.project_root, &subjects)?;
+    let stale: HashMap<&str, &[String]> = verdicts
+        .iter()
+        .filter(|v| v.status == Status::Stale)
+        .map(|v| (v.name.as_str(), v.evidence.as_slice()))
+        .collect();
+    let instruction_lines: Vec<(&Path, usize, Fingerprint)> = inputs
+        .instructions
+        .iter()
+        .filter(|f| f.scope != Scope::AutoMemory)
+        .flat_map(|f| {
+            f.content
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| l.split_whitespace().count() >= 3)
+                .map(move |(n, l)| (f.path.as_path(), n + 1, Fingerprint::of(l)))
+        })
+        .collect();
+    let mut proposals = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let clean = |kind: CleanUp, reason: String| Proposal {
+            group: Group::CleanUp,
+            kind: Some(kind),
+            layer: entry.layer,
+            memory: Some(entry.name.clone()),
+            file: None,
+            target: None,
+            reason,
+        };
+        let proposal = if let Some(kind) = crate::secrets::find(&entry.text) {
+            clean(
+                CleanUp::Secret,
+                format!("holds {kind}: remove it (it is in the memory's git history too)"),
+            )
+        } else if let Some(evidence) = stale.get(entry.name.as_str()) {
+            clean(CleanUp::Stale, evidence.join("; "))
+        } else if let Some(phrase) = relative_phrase(&entry.text) {
+            clean(
+                CleanUp::RelativeDate,
+                format!("says \"{phrase}\": write the absolute date"),
+            )
+        } else if let Some(reason) = duplicate(entry, &entries[..i], &instruction_lines) {
+            clean(CleanUp::Duplicate, reason)
+        } else if is_derivable(first_statement(&entry.text)) {
+            clean(
+                CleanUp::Derivable,
+                "describes the code itself, which the code and its history already say".into(),
+            )
+        } else if let Some(line) = entry
+            .index_line
+            .as_ref()
+            .filter(|l| l.encode_utf16().count() > MAX_LINE_UNITS)
+        {
+            clean(
+                CleanUp::LongIndexLine,
+                format!(
+                    "its index line is {} characters (cap {MAX_LINE_UNITS}): shorten its description",
+                    line.encode_utf16().count()
+                ),
+            )
+        } else {
+            placement(entry, inputs)
+        };
+        proposals.push(proposal);
+    }
+    proposals.extend(instruction_problems(inputs, &stale));
+    Ok(proposals)
+}
+
+/// The first sentence of a memory's body, where its statement is.
+fn first_statement(text: &str) -> &str {
+    let body = text.split_once('\n').map_or(text, |(_, body)| body);
+    body.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(body)
+        .trim()
+}
+
+/// Whether the memory repeats an earlier memory or a line of an instruction file.
+fn duplicate(
+    entry: &Entry,
+    earlier: &[Entry],
+    instruction_lines: &[(&Path, usize, Fingerprint)],
+) -> Option<String> {
+    if let Some((path, line, _)) = instruction_lines
+        .iter()
+        .find(|(_, _, l)| entry.fingerprint.similarity(l) >= 0.7)
+    {
+        return Some(format!(
+            "{} already says this (line {line})",
+            path.display()
+        ));
+    }
+    earlier
+        .iter()
+        .find(|other| {
+            other.memory_type == entry.memory_type
+                && entry.fingerprint.similarity(&other.fingerprint) >= 0.6
+        })
+        .map(|other| format!("repeats memory {}", other.name))
+}
+
+static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:answers?|replies|reply|your responses?|respond to me|explain|explanations?|tone|jargon|emoji|summar(?:y|ies|ize)|verbose|concise|brief|short answers?|walk me through|talk to me|with me|for me|to me|show me|my (?:phone|time|screen|eyes|laptop|ok|okay)|i (?:am|prefer|like|read|use|want|review)|i'm|me\b|diffs? rather than|whole files?)|回复|回答|解释|中文|英文",
+    )
+    .unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+static PROJECT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:this (?:[a-z0-9-]+ )?(?:repo|project|codebase|service|app|library|crate|package)|in this repo|our (?:repo|codebase|code|tests?|ci|api|app|service)|the codebase|tests?|ci|lint(?:er)?|commits?|pr|prs|pull requests?|branch(?:es)?|build|deploy(?:s|ment)?|migrations?|functions?|modules?|files?|endpoints?|dependenc(?:y|ies)|deps|npm|pnpm|yarn|cargo|pip|docker|make|schema|sql|code review|code)\b|`[^`]+`|(?:[a-z0-9_.-]+/)+[a-z0-9_.-]*|代码|提交|测试|分支|依赖|接口|仓库|库代码",
+    )
+    .unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+static EVERYWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:in every project|in all (?:my |your )?projects|across (?:all )?projects|in any project|every repo(?:sitory)?|all repos)\b|所有项目|每个项目")
+        .unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+static HERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:in this (?:[a-z0-9-]+ )?(?:repo|repository|project|codebase)|this (?:[a-z0-9-]+ )?(?:repo|repository|project|codebase)'s)\b|这个(?:仓库|项目)")
+        .unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:deadline|freeze|frozen|due|until|till|before|by|launch|release|ship|cut|ends?|expires?|migration)\b|截止|冻结|之前|上线|发布")
+        .unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+static SHARED_FACT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:decision|owns?|owned by|owner|responsible for|ask \S+ (?:about|before|for)|decided|chose|went with|picked|because|since|so that|contract|requires?|must support|point of contact|maintains?)\b|负责|决定|因为|要求",
+    )
+    .unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+static DATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{4}-\d{2}-\d{2}\b").unwrap_or_else(|e| panic!("review pattern: {e}"))
+});
+
+/// Where a clean memory belongs.
+fn placement(entry: &Entry, inputs: &Inputs<'_>) -> Proposal {
+    let proposal = |group: Group, target: Option<PathBuf>, reason: &str| Proposal {
+        group,
+        kind: None,
+        layer: entry.layer,
+        memory: Some(entry.name.clone()),
+        file: None,
+        target,
+        reason: reason.to_string(),
+    };
+    let project_file = inputs.project_root.join("CLAUDE.md");
+    let team = inputs.memory_dir.join("team");
+    let statement = first_statement(&entry.text);
+    // "How to apply: in every project" says where a rule belongs outright.
+    let (personal, project) = if EVERYWHERE.is_match(&entry.text) {
+        (1, 0)
+    } else if HERE.is_match(&entry.text) {
+        (0, 1)
+    } else {
+        (
+            PERSONAL.find_iter(statement).count(),
+            PROJECT.find_iter(statement).count(),
+        )
+    };
+    if entry.layer == Layer::TeamMemory {
+        return proposal(Group::NoAction, None, "team memory, shared already");
+    }
+    match entry.memory_type {
+        None => proposal(
+            Group::Ambiguous,
+            None,
+            "it has no type: say whether it is user, feedback, project or reference",
+        ),
+        Some(MemoryType::User) => proposal(
+            Group::PromotePersonal,
+            Some(inputs.personal_file.clone()),
+            "who you are holds in every project",
+        ),
+        Some(MemoryType::Reference) => proposal(
+            Group::PromoteTeam,
+            Some(team),
+            "a pointer the whole team can use",
+        ),
+        Some(MemoryType::Feedback) if personal > project => proposal(
+            Group::PromotePersonal,
+            Some(inputs.personal_file.clone()),
+            "how you like to work, in every project",
+        ),
+        Some(MemoryType::Feedback) if project > personal => proposal(
+            Group::PromoteProject,
+            Some(project_file),
+            "a standing rule for this project",
+        ),
+        Some(MemoryType::Feedback) => proposal(
+            Group::Ambiguous,
+            None,
+            "a rule that could be yours everywhere or this project's: say which",
+        ),
+        Some(MemoryType::Project) if DATED.is_match(statement) && DEADLINE.is_match(statement) => {
+            proposal(
+                Group::NoAction,
+                None,
+                "time-bound: it matters until its date",
+            )
+        }
+        Some(MemoryType::Project) if SHARED_FACT.is_match(&entry.text) => proposal(
+            Group::PromoteTeam,
+            Some(team),
+            "a decision or an owner the team should know",
+        ),
+        Some(MemoryType::Project) if project > 0 && personal == 0 => proposal(
+            Group::PromoteProject,
+            Some(project_file),
+            "a convention for this project",
+        ),
+        Some(MemoryType::Project) => {
+            proposal(Group::NoAction, None, "a project fact, fine where it is")
+        }
+    }
+}
+
+/// Secrets and stale paths in the instruction files themselves.
+fn instruction_problems(inputs: &Inputs<'_>, stale: &HashMap<&str, &[String]>) -> Vec<Proposal> {
+    let mut out = Vec::new();
+    for file in inputs
+        .instructions
+        .iter()
+        .filter(|f| f.scope != Scope::AutoMemory)
+    {
+        let problem = |kind: CleanUp, reason: String| Proposal {
+            group: Group::CleanUp,
+            kind: Some(kind),
+            layer: Layer::Instructions,
+            memory: None,
+            file: Some(file.path.clone()),
+            target: None,
+            reason,
+        };
+        if let Some(kind) = crate::secrets::find(&file.content) {
+            out.push(problem(
+                CleanUp::Secret,
+                format!("holds {kind}, and Claude Code sends it with every request"),
+            ));
+        }
+        if let Some(evidence) = stale.get(file.path.to_string_lossy().as_ref()) {
+            out.push(problem(CleanUp::Stale, evidence.join("; ")));
+        }
+    }
+    out
+}

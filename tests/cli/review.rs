@@ -1,0 +1,183 @@
+//! `memdir review` on the labelled stores in `fixtures/review/` (its README gives the layout and
+//! the right answers): the group (and clean-up kind) of every memory and instruction-file
+//! problem, every group exercised, and never a promotion of a secret or a relative date.
+//! `cargo test --test cli review -- --nocapture` prints the confusion.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::common::{TestEnv, git};
+
+#[derive(serde::Deserialize)]
+struct Expected {
+    proposals: Vec<ExpectedProposal>,
+    #[serde(default)]
+    files: Vec<ExpectedFile>,
+}
+
+#[derive(serde::Deserialize)]
+struct ExpectedProposal {
+    memory: String,
+    group: String,
+    #[serde(default)]
+    kind: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct ExpectedFile {
+    file: String,
+    group: String,
+    #[serde(default)]
+    kind: Option<String>,
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy fixture file");
+        }
+    }
+}
+
+/// "group" or "group/kind", as compared.
+fn label(group: &str, kind: Option<&str>) -> String {
+    match kind {
+        Some(kind) => format!("{group}/{kind}"),
+        None => group.to_string(),
+    }
+}
+
+#[test]
+fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/review/cases");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures/review/cases")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("expected.json").is_file())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 20, "{} review cases", cases.len());
+    let mut total = 0;
+    let mut right = 0;
+    let mut wrong = Vec::new();
+    let mut exercised = BTreeMap::new();
+    let mut unsafe_promotions = Vec::new();
+    for case in &cases {
+        let name = case
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let expected: Expected = serde_json::from_slice(
+            &std::fs::read(case.join("expected.json")).expect("expected.json"),
+        )
+        .unwrap_or_else(|e| panic!("{name}/expected.json: {e}"));
+        let env = TestEnv::new();
+        copy_tree(&case.join("project"), &env.project);
+        git(&env.project, &["add", "-A"]);
+        git(
+            &env.project,
+            &["commit", "-q", "-m", "project as it is now"],
+        );
+        let dir = env.memory_dir();
+        copy_tree(&case.join("memory"), &dir);
+        if case.join("user/CLAUDE.md").is_file() {
+            std::fs::create_dir_all(env.home.join(".claude")).expect("config dir");
+            std::fs::copy(
+                case.join("user/CLAUDE.md"),
+                env.home.join(".claude/CLAUDE.md"),
+            )
+            .expect("user CLAUDE.md");
+        }
+        let before = crate::common::tree_snapshot(&env.root);
+        let review = env.ok(&["review", "--json"]).json();
+        assert_eq!(
+            crate::common::tree_snapshot(&env.root),
+            before,
+            "{name}: review changed a file"
+        );
+        let proposals = review["proposals"].as_array().expect("proposals");
+        for want in &expected.proposals {
+            total += 1;
+            let want_label = label(&want.group, want.kind.as_deref());
+            *exercised.entry(want_label.clone()).or_insert(0) += 1;
+            let got = proposals
+                .iter()
+                .find(|p| p["memory"] == want.memory.as_str())
+                .map(|p| label(p["group"].as_str().unwrap_or("?"), p["kind"].as_str()));
+            if got.as_deref() == Some(want_label.as_str()) {
+                right += 1;
+            } else {
+                wrong.push(format!(
+                    "{name}: {} is {got:?}, want {want_label}",
+                    want.memory
+                ));
+            }
+        }
+        for want in &expected.files {
+            total += 1;
+            let want_label = label(&want.group, want.kind.as_deref());
+            *exercised.entry(format!("file {want_label}")).or_insert(0) += 1;
+            let suffix = want
+                .file
+                .trim_start_matches("project/")
+                .trim_start_matches("user/");
+            let found = proposals.iter().any(|p| {
+                p["file"].as_str().is_some_and(|f| f.ends_with(suffix))
+                    && label(p["group"].as_str().unwrap_or("?"), p["kind"].as_str()) == want_label
+            });
+            if found {
+                right += 1;
+            } else {
+                wrong.push(format!(
+                    "{name}: {} has no {want_label} proposal",
+                    want.file
+                ));
+            }
+        }
+        // Never a promotion of a secret or a relative date, whatever the labels say.
+        for p in proposals {
+            let group = p["group"].as_str().unwrap_or("");
+            let Some(memory) = p["memory"]
+                .as_str()
+                .filter(|_| group.starts_with("promote"))
+            else {
+                continue;
+            };
+            let text =
+                std::fs::read_to_string(dir.join(format!("{memory}.md"))).unwrap_or_default();
+            if memdir::secrets::find(&text).is_some()
+                || memdir::extract::dates::relative_phrase(&text).is_some()
+            {
+                unsafe_promotions.push(format!("{name}: {memory} proposed for {group}"));
+            }
+        }
+    }
+    let accuracy = right as f64 / total as f64;
+    println!("review: {right} of {total} right ({accuracy:.2}); labels exercised: {exercised:?}");
+    for miss in &wrong {
+        println!("  {miss}");
+    }
+    for group in [
+        "promote-project",
+        "promote-personal",
+        "promote-team",
+        "clean-up/secret",
+        "clean-up/stale",
+        "clean-up/relative-date",
+        "clean-up/duplicate",
+        "clean-up/derivable",
+        "clean-up/long-index-line",
+        "ambiguous",
+        "no-action",
+    ] {
+        assert!(exercised.contains_key(group), "no case labels {group}");
+    }
+    assert!(unsafe_promotions.is_empty(), "{unsafe_promotions:#?}");
+    assert!(accuracy >= 0.85, "accuracy {accuracy:.2}: {wrong:#?}");
+}
