@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A small end-to-end run of memdir on a scratch project: init, three saves of different types,
-# extraction from a short session transcript (Claude Code's format), list, log, and what Claude
-# Code would load. Touches nothing outside a temp dir.
+# extraction from a short session transcript (Claude Code's format), list, review, a promotion
+# to the project's CLAUDE.md as a git branch, log, and what Claude Code would load. Touches
+# nothing outside a temp dir.
 set -euo pipefail
 memdir=${MEMDIR:-$(cd "$(dirname "$0")/.." && pwd)/target/release/memdir}
 scratch=$(mktemp -d)
@@ -10,6 +11,7 @@ export HOME=$scratch/home CLAUDE_CONFIG_DIR=$scratch/home/.claude
 mkdir -p "$HOME" "$scratch/project"
 cd "$scratch/project"
 git init -q .
+git -c user.name=demo -c user.email=demo@example.com commit -q --allow-empty -m "project start"
 
 run() { echo "\$ memdir $*"; "$memdir" "$@"; echo; }
 run init
@@ -34,6 +36,10 @@ run extract --transcript "$transcript"
 echo "(run again: the cursor is at the end, nothing new)"
 run extract --transcript "$transcript"
 run list
+echo "(what should move where: review proposes, changes nothing)"
+run review
+echo "(accept one: a branch with one commit in the project's repository, its work tree untouched)"
+run promote pre-commit-lint --to project
 run log
 run index
 echo "\$ git -C <memory dir> log --stat --format='%h %s'"
