@@ -16,5 +16,6 @@ pub mod review;
 pub mod secrets;
 pub mod settings;
 pub mod stack;
+pub mod team;
 
 pub use error::Error;

@@ -208,6 +208,18 @@ impl MemoryRepo {
         parent: Option<ObjectId>,
         message: &str,
     ) -> Result<PreparedCommit, RepoError> {
+        self.prepare_commit_with_parents(tree, parent.as_slice(), message)
+    }
+
+    /// [`MemoryRepo::prepare_commit`] with any number of parents (two for a merge). The branch
+    /// is compare-and-swapped from the first parent, which must be where it points now.
+    pub fn prepare_commit_with_parents(
+        &mut self,
+        tree: &TreeMap,
+        parents: &[ObjectId],
+        message: &str,
+    ) -> Result<PreparedCommit, RepoError> {
+        let parent = parents.first().copied();
         let mut entries: Vec<TreeEntry> = tree
             .iter()
             .map(|(name, (kind, id))| TreeEntry {
@@ -225,7 +237,7 @@ impl MemoryRepo {
         let (author, committer) = self.signatures()?;
         let commit = gix::objs::Commit {
             tree: tree_id,
-            parents: parent.into_iter().collect(),
+            parents: parents.iter().copied().collect(),
             author,
             committer: committer.clone(),
             encoding: None,
@@ -270,24 +282,38 @@ impl MemoryRepo {
             committer,
             ..
         } = prepared;
-        let expected = match parent {
-            Some(parent) => PreviousValue::MustExistAndMatch(Target::Object(parent)),
+        let summary = message.lines().next().unwrap_or_default();
+        let log = format!(
+            "commit{}: {summary}",
+            if parent.is_none() { " (initial)" } else { "" }
+        );
+        self.move_head(parent, commit_id, &log, &committer)?;
+        self.write_index(tree_id, tree, clean)?;
+        Ok(commit_id)
+    }
+
+    /// Move HEAD's branch from `expected` (compare-and-swap; `None`: it must not exist yet) to
+    /// `new`, with `log` in the reflog.
+    fn move_head(
+        &self,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        log: &str,
+        committer: &gix::actor::Signature,
+    ) -> Result<(), RepoError> {
+        let expected = match expected {
+            Some(old) => PreviousValue::MustExistAndMatch(Target::Object(old)),
             None => PreviousValue::MustNotExist,
         };
-        let summary = message.lines().next().unwrap_or_default();
         let edit = RefEdit {
             change: Change::Update {
                 log: LogChange {
                     mode: RefLog::AndReference,
                     force_create_reflog: false,
-                    message: format!(
-                        "commit{}: {summary}",
-                        if parent.is_none() { " (initial)" } else { "" }
-                    )
-                    .into(),
+                    message: log.into(),
                 },
                 expected,
-                new: Target::Object(commit_id),
+                new: Target::Object(new),
             },
             name: "HEAD"
                 .try_into()
@@ -297,8 +323,75 @@ impl MemoryRepo {
         self.repo
             .edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))
             .map_err(|e| self.err(e))?;
-        self.write_index(tree_id, tree, clean)?;
-        Ok(commit_id)
+        Ok(())
+    }
+
+    /// Move HEAD's branch to `new`, a commit already in the repository (a fast-forward to what
+    /// was fetched), and rebuild `.git/index` for its tree. The work tree is the caller's.
+    pub fn advance_head(
+        &mut self,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        log: &str,
+    ) -> Result<(), RepoError> {
+        let (_, committer) = self.signatures()?;
+        self.move_head(expected, new, log, &committer)?;
+        let tree = self.commit_tree(new)?;
+        let tree_id = self.commit_tree_id(new)?;
+        self.write_index(tree_id, &tree, &CleanFiles::new())
+    }
+
+    /// The short name of the branch HEAD names (also before its first commit); `None` when
+    /// HEAD is detached.
+    pub fn head_branch(&self) -> Result<Option<String>, RepoError> {
+        let head = self.repo.head_name().map_err(|e| self.err(e))?;
+        Ok(head.and_then(|name| {
+            name.as_bstr()
+                .strip_prefix(b"refs/heads/")
+                .map(|short| short.to_str_lossy().into_owned())
+        }))
+    }
+
+    /// The commit a full ref name points to, if the ref exists.
+    pub fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>, RepoError> {
+        let Some(mut reference) = self
+            .repo
+            .try_find_reference(name)
+            .map_err(|e| self.err(e))?
+        else {
+            return Ok(None);
+        };
+        let id = reference.peel_to_id().map_err(|e| self.err(e))?;
+        Ok(Some(id.detach()))
+    }
+
+    /// Whether `ancestor` is `descendant` or one of its ancestors.
+    pub fn is_ancestor(&self, ancestor: ObjectId, descendant: ObjectId) -> Result<bool, RepoError> {
+        is_ancestor(&self.repo, ancestor, descendant).map_err(|e| self.err(e))
+    }
+
+    /// How many commits `from` has that `other` does not (ahead / behind counts).
+    pub fn count_not_in(&self, from: ObjectId, other: ObjectId) -> Result<usize, RepoError> {
+        let hidden: HashSet<ObjectId> = self.ancestors(other)?.into_iter().collect();
+        Ok(self
+            .ancestors(from)?
+            .into_iter()
+            .filter(|id| !hidden.contains(id))
+            .count())
+    }
+
+    /// How many commits `tip` has, itself included.
+    pub fn count_commits(&self, tip: ObjectId) -> Result<usize, RepoError> {
+        Ok(self.ancestors(tip)?.len())
+    }
+
+    fn ancestors(&self, tip: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
+        let walk = self.repo.rev_walk([tip]).all().map_err(|e| self.err(e))?;
+        walk.map(|info| {
+            info.map(|i| i.id)
+                .map_err(|e| self.err(gix::Error::from_error(e)))
+        })
+        .collect()
     }
 
     /// Commit `tree` on the current branch: objects written and fsynced (in parallel), then the
@@ -313,6 +406,27 @@ impl MemoryRepo {
         let prepared = self.prepare_commit(tree, parent, message)?;
         sync_files(&prepared.files_to_sync)?;
         self.publish(prepared, tree, message, clean)
+    }
+
+    /// Commit `tree` as the merge of `theirs` into `ours` (parents in that order), as
+    /// [`MemoryRepo::commit`] does: the branch moves by compare-and-swap from `ours`. The work
+    /// tree is the caller's; `.git/index` gets no stat data, so git compares content.
+    pub fn commit_merge(
+        &mut self,
+        tree: &TreeMap,
+        ours: ObjectId,
+        theirs: ObjectId,
+        message: &str,
+    ) -> Result<ObjectId, RepoError> {
+        let prepared = self.prepare_commit_with_parents(tree, &[ours, theirs], message)?;
+        sync_files(&prepared.files_to_sync)?;
+        self.publish(prepared, tree, message, &CleanFiles::new())
+    }
+
+    /// The best common ancestor of two commits; `None` when their histories are unrelated.
+    pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        let base = self.repo.merge_base(a, b).map_err(|e| self.err(e))?;
+        Ok(base.map(|id| id.detach()))
     }
 
     /// Author and committer (see [`signatures_of`]).
@@ -869,14 +983,7 @@ impl TargetRepo {
 
     /// Whether `ancestor` is `descendant` or one of its ancestors (a merge-base walk).
     pub fn is_ancestor(&self, ancestor: ObjectId, descendant: ObjectId) -> Result<bool, RepoError> {
-        if ancestor == descendant {
-            return Ok(true);
-        }
-        let base = self
-            .repo
-            .merge_base(ancestor, descendant)
-            .map_err(|e| self.err(e))?;
-        Ok(base.is_some_and(|base| base.detach() == ancestor))
+        is_ancestor(&self.repo, ancestor, descendant).map_err(|e| self.err(e))
     }
 
     /// Where git runs this repository's hooks from: `core.hooksPath` (relative to the work
@@ -894,6 +1001,21 @@ impl TargetRepo {
             _ => self.repo.common_dir().join("hooks"),
         })
     }
+}
+
+/// Whether `ancestor` is `descendant` or one of its ancestors (a merge-base walk).
+fn is_ancestor(
+    repo: &gix::Repository,
+    ancestor: ObjectId,
+    descendant: ObjectId,
+) -> Result<bool, gix::Error> {
+    if ancestor == descendant {
+        return Ok(true);
+    }
+    let base = repo
+        .merge_base(ancestor, descendant)
+        .map_err(gix::Error::from_error)?;
+    Ok(base.is_some_and(|base| base.detach() == ancestor))
 }
 
 /// Author and committer for a commit in `repo`: git's identity where configured (the `GIT_*`

@@ -20,6 +20,7 @@ pub mod index;
 pub mod init;
 pub mod list;
 pub mod log;
+pub mod merge_index;
 pub mod path;
 pub mod promote;
 pub mod proposals;
@@ -30,6 +31,7 @@ pub mod rollback;
 pub mod save;
 pub mod show;
 pub mod snapshot;
+pub mod team;
 pub mod verify;
 
 /// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
@@ -67,6 +69,9 @@ pub struct GlobalArgs {
     /// Print more: commit ids and what was adopted.
     #[arg(short, long, global = true, help_heading = "Global options")]
     pub verbose: bool,
+    /// Use team memory (<memory dir>/team, see memdir team) instead of your own.
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub team: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -92,6 +97,10 @@ pub enum Command {
     Review(review::ReviewArgs),
     Promote(promote::PromoteArgs),
     Proposals(proposals::ProposalsArgs),
+    /// git's merge driver for MEMORY.md (see `memdir team`); not for people.
+    #[command(hide = true)]
+    MergeIndex(merge_index::MergeIndexArgs),
+    Team(team::TeamArgs),
 }
 
 /// Where output goes: the library never prints to the process's streams itself.
@@ -205,12 +214,21 @@ impl Ctx {
     pub fn resolve(&self, output: &mut Output<'_>) -> Result<Resolved, Error> {
         let project = self.project();
         let settings = Settings::load(&self.env, &project)?;
-        let location = resolve_memory_dir(
+        let mut location = resolve_memory_dir(
             &self.env,
             &settings,
             self.global.memory_dir.as_deref(),
             &project,
         )?;
+        if self.global.team {
+            location.dir = crate::team::sync::team_dir(&location.dir);
+            if !crate::team::sync::is_team_repo(&location.dir) {
+                return Err(Error::Usage(format!(
+                    "no team memory at {}: run memdir team init --remote URL",
+                    location.dir.display()
+                )));
+            }
+        }
         if let Some(file) = &location.ignored_project_setting {
             output.warn(&format!(
                 "ignored autoMemoryDirectory in {} (project settings can never choose the memory dir)",
@@ -228,6 +246,7 @@ impl Ctx {
     pub fn open_for_write(&self, output: &mut Output<'_>) -> Result<Store, Error> {
         let resolved = self.resolve(output)?;
         resolved.check_enabled()?;
+
         Ok(Store::open(&resolved.location.dir)?)
     }
 }
@@ -339,5 +358,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Review(args) => review::run(&ctx, args, output),
         Command::Promote(args) => promote::run(&ctx, args, output),
         Command::Proposals(args) => proposals::run(&ctx, args, output),
+        Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
+        Command::Team(args) => team::run(&ctx, args, output),
     }
 }

@@ -80,6 +80,24 @@ pub fn run(ctx: &Ctx, args: &SaveArgs, output: &mut Output<'_>) -> Result<(), Er
     };
     // Bad input is refused before anything is created or locked.
     request.validate()?;
+    // Team memory is pushed to a remote: a secret never goes in (DESIGN §8).
+    let findings = crate::team::sync::secret_lines(&format!("{}\n{}", args.description, body));
+    if !findings.is_empty() {
+        let found: Vec<String> = findings
+            .iter()
+            .map(|(line, kind)| format!("{kind} on line {line}"))
+            .collect();
+        if ctx.global.team {
+            return Err(Error::Usage(format!(
+                "refused: team memory is shared, and this memory holds {}",
+                found.join("; ")
+            )));
+        }
+        output.warn(&format!(
+            "this memory holds {}; it stays in this machine's git history",
+            found.join("; ")
+        ))?;
+    }
     let mut store = ctx.open_for_write(output)?;
     let saved = store.save(&request)?;
     output.adoption(&saved.adoption)?;

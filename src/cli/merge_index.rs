@@ -1,0 +1,71 @@
+//! `memdir merge-index BASE OURS THEIRS`: git's merge driver for `MEMORY.md` (DESIGN §8), so a
+//! plain `git pull` of a team repository merges the index as `memdir team sync` does.
+//!
+//! Registered as `merge.memdir-index.driver = memdir merge-index %O %A %B` with
+//! `MEMORY.md merge=memdir-index` in `.gitattributes`. git runs it from the work tree's root with
+//! three temporary files and takes the result from OURS (`%A`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::paths::absolute_from;
+use crate::team::merge::merge_index;
+
+/// Merge three versions of MEMORY.md as a union of entries (git's merge-driver protocol).
+///
+/// Writes the merged index into OURS and exits 0: an index merge never conflicts (an entry
+/// both sides changed keeps ours; the topic files carry the content).
+#[derive(Debug, clap::Args)]
+pub struct MergeIndexArgs {
+    /// The common ancestor's version (git's %O).
+    pub base: PathBuf,
+    /// Our version (git's %A); the merged index replaces it.
+    pub ours: PathBuf,
+    /// Their version (git's %B).
+    pub theirs: PathBuf,
+}
+
+pub fn run(ctx: &Ctx, args: &MergeIndexArgs, _output: &mut Output<'_>) -> Result<(), Error> {
+    let path = |p: &Path| absolute_from(&ctx.env.cwd, p);
+    let (base, ours, theirs) = (path(&args.base), path(&args.ours), path(&args.theirs));
+    let merged = merge_index(&read_text(&base)?, &read_text(&ours)?, &read_text(&theirs)?);
+    replace(&ours, merged.as_bytes())
+}
+
+/// A version of the index as text; one that is not UTF-8 is no index memdir can merge (git then
+/// reports the conflict and leaves OURS as it was).
+fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        context: format!("reading {}", path.display()),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|_| {
+        Error::Failed(format!(
+            "{} is not UTF-8 text: cannot merge it as MEMORY.md (nothing was written)",
+            path.display()
+        ))
+    })
+}
+
+/// Replace `path` by `bytes` through a temporary file and a rename, so that a failed write leaves
+/// the old content. Not fsynced: git reads the result back at once and stores it itself.
+fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let io = |source| Error::Io {
+        context: format!("writing the merged index to {}", path.display()),
+        source,
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.memdir-merge.{}", std::process::id()));
+    let written = std::fs::File::create(&tmp)
+        .and_then(|mut file| file.write_all(bytes))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(io)
+}

@@ -1,0 +1,251 @@
+//! Team memory (DESIGN §8): `<memory dir>/team/` is a memory dir of its own, a clone of a remote
+//! the team already owns. `sync` adopts what is pending, fetches, merges (a fast-forward when it
+//! can; else `MEMORY.md` as a union of entries and topic files three-way, both versions kept on a
+//! real conflict), and pushes, never forcing; a rejected push starts over from a new fetch, a
+//! bounded number of times. Nothing with a secret in it is committed or pushed.
+
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+
+use crate::Error;
+use crate::extract::state::write_atomic;
+use crate::memory::store::{INDEX_FILE, Store};
+use crate::repo::{MemoryRepo, TreeMap};
+use crate::team::merge::merge_trees;
+use crate::team::remote::{self, Pushed};
+
+/// How many times a rejected push is retried after a new fetch and merge.
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// The team memory dir inside a memory dir.
+pub fn team_dir(memory_dir: &Path) -> PathBuf {
+    memory_dir.join("team")
+}
+
+/// Whether `dir` holds a team memory repository.
+pub fn is_team_repo(dir: &Path) -> bool {
+    dir.join(".git").is_dir()
+}
+
+/// The git attributes and config that make a plain `git pull` merge `MEMORY.md` as memdir does.
+pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
+    let git_dir = dir.join(".git");
+    let attributes = git_dir.join("info").join("attributes");
+    let line = "MEMORY.md merge=memdir-index\n";
+    let current = std::fs::read_to_string(&attributes).unwrap_or_default();
+    if !current.contains(line.trim_end()) {
+        write_atomic(&attributes, format!("{current}{line}").as_bytes())?;
+    }
+    let config = git_dir.join("config");
+    let current = std::fs::read_to_string(&config).map_err(|source| Error::Io {
+        context: format!("reading {}", config.display()),
+        source,
+    })?;
+    if !current.contains("[merge \"memdir-index\"]") {
+        let quoted = crate::cli::promote::shell_quote(&memdir.to_string_lossy());
+        let section = format!(
+            "[merge \"memdir-index\"]\n\tname = memdir: MEMORY.md as a union of entries\n\tdriver = {quoted} merge-index %O %A %B\n"
+        );
+        let mut text = current;
+        if !text.ends_with('\n') && !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&section);
+        write_atomic(&config, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// TEMPORARY until secrets::scan lands: the lines of `text` holding a secret, with its kind.
+pub fn secret_lines(text: &str) -> Vec<(usize, &'static str)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(n, line)| crate::secrets::find(line).map(|kind| (n + 1, kind)))
+        .collect()
+}
+
+/// Refuse when any memory file in `dir` holds a secret: the labels and the lines, no values.
+pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
+    let mut found = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        context: format!("reading {}", dir.display()),
+        source,
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
+        .collect();
+    files.sort();
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for (line, kind) in secret_lines(&text) {
+            found.push(format!("{name}:{line}: {kind}"));
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "team memory holds a secret; nothing was committed or pushed: {}",
+        found.join("; ")
+    )))
+}
+
+/// A memory both sides changed in the same place: ours is `file`, theirs `kept_as`.
+#[derive(Debug, serde::Serialize)]
+pub struct KeptBoth {
+    pub file: String,
+    pub kept_as: String,
+}
+
+/// What one sync did.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Synced {
+    /// Commits that adopted pending changes.
+    pub adopted: Vec<String>,
+    /// "up to date", "fast-forward", "merged", "ahead" or "first push".
+    pub integrated: String,
+    pub conflicts: Vec<KeptBoth>,
+    pub pushed: bool,
+    pub attempts: u32,
+}
+
+/// Sync the team memory at `dir` with its remote.
+pub fn sync(dir: &Path) -> Result<Synced, Error> {
+    let mut synced = Synced::default();
+    for attempt in 1..=MAX_ATTEMPTS {
+        synced.attempts = attempt;
+        // The store's lock is held for one attempt: nobody writes while the tree moves.
+        let mut store = Store::open(dir)?;
+        refuse_secrets(dir)?;
+        let adoption = store.adopt(None)?;
+        synced
+            .adopted
+            .extend(adoption.commits.iter().map(|(_, s)| s.clone()));
+        remote::fetch(dir)?;
+        let repo = &mut store.repo;
+        let branch = repo.head_branch()?.ok_or_else(|| {
+            Error::Failed("team memory's HEAD is detached; check out a branch".into())
+        })?;
+        let ours = repo.head_commit()?;
+        let theirs = repo.ref_commit(&format!("refs/remotes/{}/{branch}", remote::REMOTE))?;
+        let (head, integrated) = integrate(repo, dir, ours, theirs, &mut synced.conflicts)?;
+        synced.integrated = integrated.to_string();
+        let Some(head) = head else {
+            // Nothing on either side yet.
+            return Ok(synced);
+        };
+        if Some(head) == theirs {
+            return Ok(synced);
+        }
+        refuse_secrets(dir)?;
+        drop(store);
+        match remote::push(dir, &branch)? {
+            Pushed::Done => {
+                synced.pushed = true;
+                return Ok(synced);
+            }
+            Pushed::Rejected => continue,
+        }
+    }
+    Err(Error::Failed(format!(
+        "the team remote kept moving: the push was rejected {MAX_ATTEMPTS} times; run memdir team sync again"
+    )))
+}
+
+/// Bring what was fetched into HEAD and the work tree; the new HEAD and what happened.
+fn integrate(
+    repo: &mut MemoryRepo,
+    dir: &Path,
+    ours: Option<ObjectId>,
+    theirs: Option<ObjectId>,
+    conflicts: &mut Vec<KeptBoth>,
+) -> Result<(Option<ObjectId>, &'static str), Error> {
+    let Some(theirs) = theirs else {
+        return Ok((
+            ours,
+            if ours.is_some() {
+                "first push"
+            } else {
+                "up to date"
+            },
+        ));
+    };
+    let Some(ours) = ours else {
+        checkout(repo, dir, &TreeMap::new(), theirs)?;
+        repo.advance_head(None, theirs, "team sync: fast-forward")?;
+        return Ok((Some(theirs), "fast-forward"));
+    };
+    if ours == theirs {
+        return Ok((Some(ours), "up to date"));
+    }
+    if repo.is_ancestor(theirs, ours)? {
+        return Ok((Some(ours), "ahead"));
+    }
+    let old = repo.commit_tree(ours)?;
+    if repo.is_ancestor(ours, theirs)? {
+        checkout(repo, dir, &old, theirs)?;
+        repo.advance_head(Some(ours), theirs, "team sync: fast-forward")?;
+        return Ok((Some(theirs), "fast-forward"));
+    }
+    let base = repo.merge_base(ours, theirs)?;
+    let merged = merge_trees(repo, base, ours, theirs)?;
+    write_files(repo, dir, &old, &merged.tree)?;
+    let message = format!(
+        "merge(team): sync with {}\n\nMemdir-Op: merge\n",
+        remote::REMOTE
+    );
+    let commit = repo.commit_merge(&merged.tree, ours, theirs, &message)?;
+    conflicts.extend(merged.conflicts.into_iter().map(|c| KeptBoth {
+        file: c.file,
+        kept_as: c.kept_as,
+    }));
+    Ok((Some(commit), "merged"))
+}
+
+/// The work tree as `commit`'s tree, coming from `old`.
+fn checkout(repo: &MemoryRepo, dir: &Path, old: &TreeMap, commit: ObjectId) -> Result<(), Error> {
+    let new = repo.commit_tree(commit)?;
+    write_files(repo, dir, old, &new)
+}
+
+/// Write the files of `new` that differ from `old`, and remove those only `old` has.
+fn write_files(repo: &MemoryRepo, dir: &Path, old: &TreeMap, new: &TreeMap) -> Result<(), Error> {
+    let mut index_last = None;
+    for (name, (_, id)) in new {
+        if old.get(name).is_some_and(|(_, before)| before == id) {
+            continue;
+        }
+        let path = dir.join(name.to_string());
+        // The index goes last, after the topic files it names (§4's order).
+        if name == INDEX_FILE {
+            index_last = Some((path, *id));
+            continue;
+        }
+        write_atomic(&path, &repo.blob(*id)?)?;
+    }
+    if let Some((path, id)) = index_last {
+        write_atomic(&path, &repo.blob(id)?)?;
+    }
+    for name in old.keys().filter(|name| !new.contains_key(*name)) {
+        let path = dir.join(name.to_string());
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::Io {
+                    context: format!("removing {}", path.display()),
+                    source: e,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

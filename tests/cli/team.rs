@@ -1,0 +1,226 @@
+//! Team memory through a git remote (DESIGN §8): three people, three HOMEs, one bare remote.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::common::{TestEnv, git, save_args};
+
+/// One teammate: a hermetic environment with team memory cloned from `remote`.
+struct Mate {
+    env: TestEnv,
+    team: PathBuf,
+}
+
+impl Mate {
+    fn join(remote: &Path) -> Mate {
+        let env = TestEnv::new();
+        env.ok(&["team", "init", "--remote", remote.to_str().expect("utf-8")]);
+        let team = env.memory_dir().join("team");
+        Mate { env, team }
+    }
+
+    fn save(&self, name: &str, body: &str) {
+        let description = format!("About {name}");
+        let mut args = save_args("project", name, &description, body);
+        args.push("--team");
+        self.env.ok(&args);
+    }
+
+    fn sync(&self) -> serde_json::Value {
+        self.env.ok(&["team", "sync", "--json"]).json()
+    }
+
+    /// Every memory file of the team work tree, by name.
+    fn files(&self) -> BTreeMap<String, String> {
+        std::fs::read_dir(&self.team)
+            .expect("team dir")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".md"))
+            .map(|n| {
+                let text = std::fs::read_to_string(self.team.join(&n)).expect("read");
+                (n, text)
+            })
+            .collect()
+    }
+}
+
+fn bare_remote(root: &Path) -> PathBuf {
+    let remote = root.join("remote.git");
+    git(
+        root,
+        &["init", "-q", "--bare", remote.to_str().expect("utf-8")],
+    );
+    // Record every update of the remote's branches, to check none was a rewrite.
+    git(&remote, &["config", "core.logAllRefUpdates", "always"]);
+    remote
+}
+
+/// Every update of every branch of `remote` moved it forward.
+fn assert_only_fast_forwards(remote: &Path) {
+    let logs = remote.join("logs/refs/heads");
+    let entries = std::fs::read_dir(&logs).expect("the remote's reflogs");
+    let mut updates = 0;
+    for entry in entries {
+        let log = std::fs::read_to_string(entry.expect("entry").path()).expect("reflog");
+        for line in log.lines() {
+            let mut fields = line.split_whitespace();
+            let (Some(old), Some(new)) = (fields.next(), fields.next()) else {
+                continue;
+            };
+            updates += 1;
+            if old.chars().all(|c| c == '0') {
+                continue;
+            }
+            let status = std::process::Command::new("git")
+                .current_dir(remote)
+                .args(["merge-base", "--is-ancestor", old, new])
+                .status()
+                .expect("git merge-base");
+            assert!(
+                status.success(),
+                "the remote's branch was rewritten: {line}"
+            );
+        }
+    }
+    assert!(updates >= 3, "{updates} updates recorded");
+}
+
+#[test]
+fn three_teammates_syncing_in_every_order_end_identical_and_nothing_is_lost() {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let [a, b, c] = [0, 1, 2].map(|_| Mate::join(&remote));
+
+    a.save("deploy-window", "Deploys happen Tuesday to Thursday only.");
+    assert_eq!(a.sync()["pushed"], true);
+    b.save("oncall-channel", "Pages go to #payments-oncall.");
+    let synced = b.sync();
+    assert_eq!(synced["integrated"], "merged", "{synced}");
+    c.sync();
+    // The same memory changed on two sides, on the same lines.
+    c.save("deploy-window", "Deploys happen Monday to Wednesday only.");
+    c.save(
+        "style-guide",
+        "The style guide is in the wiki under Engineering.",
+    );
+    c.sync();
+    a.save(
+        "deploy-window",
+        "Deploys happen Tuesday and Thursday, never Friday.",
+    );
+    a.save("release-owner", "Priya owns the release train.");
+    let synced = a.sync();
+    assert_eq!(
+        synced["conflicts"].as_array().map(Vec::len),
+        Some(1),
+        "{synced}"
+    );
+    b.save("runbook", "The payments runbook is in Notion under Ops.");
+    // Everyone syncs, in every order, until nothing moves.
+    for order in [[&a, &b, &c], [&c, &b, &a], [&b, &a, &c], [&a, &c, &b]] {
+        for mate in order {
+            mate.sync();
+        }
+    }
+    let files = a.files();
+    assert_eq!(files, b.files(), "a and b differ");
+    assert_eq!(files, c.files(), "a and c differ");
+    for name in [
+        "deploy-window",
+        "oncall-channel",
+        "style-guide",
+        "release-owner",
+        "runbook",
+    ] {
+        assert!(
+            files.contains_key(&format!("{name}.md")),
+            "{name} is missing: {:?}",
+            files.keys()
+        );
+    }
+    // Both versions of the memory changed on both sides are there, and indexed.
+    let conflict = files
+        .keys()
+        .find(|f| f.starts_with("deploy-window.conflict-"))
+        .expect("the other side of the conflict is kept");
+    let index = &files["MEMORY.md"];
+    assert!(index.contains(&format!("({conflict})")), "{index}");
+    let both: String = files
+        .iter()
+        .filter(|(f, _)| f.starts_with("deploy-window"))
+        .map(|(_, t)| t.as_str())
+        .collect();
+    assert!(
+        both.contains("never Friday") && both.contains("Monday to Wednesday"),
+        "{both}"
+    );
+    for mate in [&a, &b, &c] {
+        assert_eq!(git(&mate.team, &["status", "--porcelain"]), "");
+        git(&mate.team, &["fsck", "--strict"]);
+    }
+    git(&remote, &["fsck", "--strict"]);
+    assert_only_fast_forwards(&remote);
+    let status = a.env.ok(&["team", "status", "--json"]).json();
+    assert_eq!(
+        (status["ahead"].as_u64(), status["behind"].as_u64()),
+        (Some(0), Some(0))
+    );
+}
+
+#[test]
+fn a_secret_is_never_committed_or_pushed() {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let a = Mate::join(&remote);
+    a.save("base", "A first memory.");
+    a.sync();
+    let mut args = save_args(
+        "reference",
+        "ci-token",
+        "The CI token",
+        "token: ghp_R8kT2mVq9XwLs4NbZc7Yd1PfHj6Ga3Ue5Qo0",
+    );
+    args.push("--team");
+    a.env.fails(&args, 2, "refused: team memory is shared");
+    // Written into the team dir by hand (or by an agent): sync refuses, nothing moves.
+    std::fs::write(
+        a.team.join("leak.md"),
+        "---\nname: leak\ndescription: x\ntype: reference\n---\nAKIAZ3MPLE7Q2RSTUVWX and aws_secret_access_key = 9f8Qx/Lm2+Zt7Vb4Nc1Rd6We3Ty5Ui8Op0As2Df\n",
+    )
+    .expect("write");
+    let before = git(&remote, &["rev-parse", "--all"]);
+    let run = a
+        .env
+        .fails(&["team", "sync"], 2, "team memory holds a secret");
+    assert!(run.stderr.contains("leak.md:6"), "{}", run.stderr);
+    assert_eq!(git(&remote, &["rev-parse", "--all"]), before);
+    assert_eq!(
+        git(&a.team, &["log", "--format=%s"]).lines().count(),
+        1,
+        "nothing was committed"
+    );
+    // In personal memory a secret is only a warning.
+    let personal = a.env.ok(&save_args(
+        "reference",
+        "ci-token",
+        "The CI token",
+        "token: ghp_R8kT2mVq9XwLs4NbZc7Yd1PfHj6Ga3Ue5Qo0",
+    ));
+    assert!(personal.stderr.contains("warning:"), "{}", personal.stderr);
+}
+
+#[test]
+fn team_commands_refuse_clearly() {
+    let mut env = TestEnv::new();
+    env.fails(&["team", "sync"], 2, "no team memory");
+    env.fails(&["list", "--team"], 2, "no team memory");
+    env.fails(
+        &["team", "init", "--remote", "/nonexistent/remote.git"],
+        1,
+        "cannot clone the team remote /nonexistent/remote.git",
+    );
+    env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    env.fails(&["team", "sync"], 3, "auto memory is disabled");
+    env.fails(&["team", "status"], 3, "auto memory is disabled");
+}
