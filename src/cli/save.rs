@@ -81,11 +81,11 @@ pub fn run(ctx: &Ctx, args: &SaveArgs, output: &mut Output<'_>) -> Result<(), Er
     // Bad input is refused before anything is created or locked.
     request.validate()?;
     // Team memory is pushed to a remote: a secret never goes in (DESIGN §8).
-    let findings = crate::team::sync::secret_lines(&format!("{}\n{}", args.description, body));
+    let findings = crate::secrets::scan(&format!("{}\n{}", args.description, body));
     if !findings.is_empty() {
         let found: Vec<String> = findings
             .iter()
-            .map(|(line, kind)| format!("{kind} on line {line}"))
+            .map(|f| format!("{} on line {} ({})", f.kind, f.line, f.excerpt))
             .collect();
         if ctx.global.team {
             return Err(Error::Usage(format!(

@@ -57,14 +57,6 @@ pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// TEMPORARY until secrets::scan lands: the lines of `text` holding a secret, with its kind.
-pub fn secret_lines(text: &str) -> Vec<(usize, &'static str)> {
-    text.lines()
-        .enumerate()
-        .filter_map(|(n, line)| crate::secrets::find(line).map(|kind| (n + 1, kind)))
-        .collect()
-}
-
 /// Refuse when any memory file in `dir` holds a secret: the labels and the lines, no values.
 pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
     let mut found = Vec::new();
@@ -86,8 +78,11 @@ pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for (line, kind) in secret_lines(&text) {
-            found.push(format!("{name}:{line}: {kind}"));
+        for finding in crate::secrets::scan(&text) {
+            found.push(format!(
+                "{name}:{}: {} ({})",
+                finding.line, finding.kind, finding.excerpt
+            ));
         }
     }
     if found.is_empty() {

@@ -20,6 +20,7 @@ mod promote;
 mod quality;
 mod review;
 mod save;
+mod secrets;
 mod team;
 mod transcripts;
 mod truncate;
