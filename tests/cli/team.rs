@@ -224,3 +224,21 @@ fn team_commands_refuse_clearly() {
     env.fails(&["team", "sync"], 3, "auto memory is disabled");
     env.fails(&["team", "status"], 3, "auto memory is disabled");
 }
+
+#[test]
+fn an_unreachable_remote_is_a_clear_failure_and_nothing_is_lost() {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let a = Mate::join(&remote);
+    a.save("kept", "Kept even when the remote is gone.");
+    std::fs::rename(&remote, root.root.join("moved.git")).expect("move the remote away");
+    let run = a
+        .env
+        .fails(&["team", "sync"], 1, "cannot fetch from the team remote");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // The pending save was committed locally before the fetch failed.
+    assert!(a.files().contains_key("kept.md"));
+    assert_eq!(git(&a.team, &["status", "--porcelain"]), "");
+    let status = a.env.ok(&["team", "status", "--json"]).json();
+    assert_eq!(status["ahead"], 1);
+}
