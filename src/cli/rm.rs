@@ -15,7 +15,7 @@ pub struct RmArgs {
 
 pub fn run(ctx: &Ctx, args: &RmArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let session = validate_session(args.session.as_deref())?;
-    crate::memory::taxonomy::validate_name(&args.name)
+    crate::memory::taxonomy::validate_stored_name(&args.name)
         .map_err(crate::memory::store::StoreError::from)?;
     let mut store = ctx.open_for_write(output)?;
     let removed = store.remove(&args.name, session)?;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::memory::index::Index;
 use crate::memory::store::{INDEX_FILE, StoreError, check_inside, read_index};
-use crate::memory::taxonomy::{MemoryType, validate_name};
+use crate::memory::taxonomy::{MemoryType, validate_name, validate_stored_name};
 use crate::memory::topic::TopicFile;
 
 /// One memory, as `list` shows it.
@@ -92,7 +92,7 @@ pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
 
 /// One memory by name: its summary and its file's text.
 pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile), StoreError> {
-    validate_name(name)?;
+    validate_stored_name(name)?;
     let file = format!("{name}.md");
     let path = dir.join(&file);
     if !path.is_file() {

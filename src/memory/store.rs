@@ -17,7 +17,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::memory::index::{Index, IndexLine, IndexLineError};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, measure_index};
-use crate::memory::taxonomy::{InvalidName, MemoryType, validate_name};
+use crate::memory::taxonomy::{InvalidName, MemoryType, validate_name, validate_stored_name};
 use crate::memory::topic::{TopicError, TopicFile};
 use crate::repo::{CleanFiles, MemoryRepo, RepoError, TreeMap, WorktreeIndex};
 
@@ -830,7 +830,7 @@ impl Store {
         note: &str,
         trailers: &[(&str, &str)],
     ) -> Result<Removed, StoreError> {
-        validate_name(name)?;
+        validate_stored_name(name)?;
         let file = format!("{name}.md");
         let path = self.dir.join(&file);
         check_inside(&self.dir, &path)?;

@@ -69,6 +69,22 @@ pub struct InvalidName {
 
 /// A memory name is a slug, `^[a-z0-9][a-z0-9-]{0,63}$`: it can never hold a path separator or
 /// `..`, so `<name>.md` always stays inside the memory dir (§10).
+/// A name that may exist in a memory dir: a valid name, or the other side of a team-sync
+/// conflict kept as `<name>.conflict-<7 hex>` (DESIGN §8), which can be read and removed but is
+/// never saved under.
+pub fn validate_stored_name(name: &str) -> Result<(), InvalidName> {
+    if let Some((base, id)) = name.rsplit_once(".conflict-")
+        && id.len() == 7
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        && validate_name(base).is_ok()
+    {
+        return Ok(());
+    }
+    validate_name(name)
+}
+
 pub fn validate_name(name: &str) -> Result<(), InvalidName> {
     let problem = if name.is_empty() {
         Some("it is empty")
@@ -110,6 +126,20 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn conflict_copies_can_be_read_and_removed() {
+        assert!(validate_stored_name("deploy-window.conflict-1a2b3c4").is_ok());
+        assert!(validate_name("deploy-window.conflict-1a2b3c4").is_err());
+        for bad in [
+            "x.conflict-1a2b3c",
+            "x.conflict-1A2B3C4",
+            "../x.conflict-1a2b3c4",
+            ".conflict-1a2b3c4",
+        ] {
+            assert!(validate_stored_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn names() {
         for good in ["a", "pre-commit-lint", "x1", &"a".repeat(64), "0-start"] {
             assert!(validate_name(good).is_ok(), "{good}");
@@ -127,6 +157,7 @@ mod tests {
             "ünï",
         ] {
             assert!(validate_name(bad).is_err(), "{bad}");
+            assert!(validate_stored_name(bad).is_err(), "{bad}");
         }
     }
 

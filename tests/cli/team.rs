@@ -166,6 +166,31 @@ fn three_teammates_syncing_in_every_order_end_identical_and_nothing_is_lost() {
         (status["ahead"].as_u64(), status["behind"].as_u64()),
         (Some(0), Some(0))
     );
+    assert_eq!(status["conflicts"][0], conflict.as_str());
+    // Resolved by hand: keep one version, remove the other by name; everyone follows.
+    let copy = conflict.trim_end_matches(".md");
+    let shown = a.env.ok(&["show", copy, "--team"]);
+    assert!(
+        shown.stdout.contains("Monday to Wednesday") || shown.stdout.contains("never Friday"),
+        "{}",
+        shown.stdout
+    );
+    a.env.ok(&["rm", copy, "--team"]);
+    for mate in [&a, &b, &c, &a] {
+        mate.sync();
+    }
+    for mate in [&a, &b, &c] {
+        let files = mate.files();
+        assert!(!files.contains_key(conflict), "{:?}", files.keys());
+        assert!(
+            !files["MEMORY.md"].contains(".conflict-"),
+            "{}",
+            files["MEMORY.md"]
+        );
+    }
+    assert_eq!(a.files(), c.files());
+    git(&remote, &["fsck", "--strict"]);
+    assert_only_fast_forwards(&remote);
 }
 
 #[test]
