@@ -146,17 +146,20 @@ impl Request {
             .ok()
             .and_then(|b| serde_json::from_slice::<Request>(&b).ok());
         if current.as_ref() == Some(self) {
-            match std::fs::remove_file(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(Error::Io {
-                        context: format!("removing {}", path.display()),
-                        source: e,
-                    });
-                }
-                _ => {}
-            }
+            remove_if_exists(path)?;
         }
         Ok(())
+    }
+}
+
+/// Remove a file; one already gone is fine.
+pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+            context: format!("removing {}", path.display()),
+            source: e,
+        }),
+        _ => Ok(()),
     }
 }
 

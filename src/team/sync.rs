@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use gix::ObjectId;
 
 use crate::Error;
-use crate::extract::state::write_atomic;
+use crate::extract::state::{remove_if_exists, write_atomic};
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
 use crate::team::merge::merge_trees;
@@ -231,16 +231,7 @@ fn write_files(repo: &MemoryRepo, dir: &Path, old: &TreeMap, new: &TreeMap) -> R
         write_atomic(&path, &repo.blob(id)?)?;
     }
     for name in old.keys().filter(|name| !new.contains_key(*name)) {
-        let path = dir.join(name.to_string());
-        match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(Error::Io {
-                    context: format!("removing {}", path.display()),
-                    source: e,
-                });
-            }
-            _ => {}
-        }
+        remove_if_exists(&dir.join(name.to_string()))?;
     }
     Ok(())
 }

@@ -57,9 +57,9 @@ pub fn save_args<'a>(
     ]
 }
 
-/// Run `git` with a hermetic configuration.
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let output = std::process::Command::new("git")
+/// Run `git` with a hermetic configuration, whatever its exit status.
+pub fn git_output(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(args)
@@ -70,7 +70,12 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_NAME", "Test")
         .env("GIT_COMMITTER_EMAIL", "test@example.com")
         .output()
-        .expect("git runs");
+        .expect("git runs")
+}
+
+/// Run `git` with a hermetic configuration; it must succeed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let output = git_output(dir, args);
     assert!(
         output.status.success(),
         "git {args:?} in {} failed: {}",

@@ -104,18 +104,7 @@ fn git_merge_without_the_driver_conflicts_on_the_same_fixture() {
     let env = TestEnv::new();
     let dir = team_repo(&env, false);
     add_on_both_branches(&dir);
-    let merge = std::process::Command::new("git")
-        .arg("-C")
-        .arg(&dir)
-        .args(["merge", "--no-edit", "theirs"])
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .output()
-        .expect("git runs");
+    let merge = crate::common::git_output(&dir, &["merge", "--no-edit", "theirs"]);
     assert!(!merge.status.success());
     assert!(
         String::from_utf8_lossy(&merge.stdout).contains("Merge conflict in MEMORY.md"),
