@@ -57,8 +57,8 @@ pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Refuse when any memory file in `dir` holds a secret: the labels and the lines, no values.
-pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
+/// Every secret in the memory files of `dir`: `file:line: kind (masked excerpt)`.
+pub fn secret_findings(dir: &Path) -> Result<Vec<String>, Error> {
     let mut found = Vec::new();
     let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
         context: format!("reading {}", dir.display()),
@@ -85,6 +85,12 @@ pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
             ));
         }
     }
+    Ok(found)
+}
+
+/// Refuse when any memory file in `dir` holds a secret: the labels and the lines, no values.
+pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
+    let found = secret_findings(dir)?;
     if found.is_empty() {
         return Ok(());
     }

@@ -299,3 +299,29 @@ fn snapshot_hook_ignores_a_write_outside_the_memory_dir() {
     );
     assert_git_clean(&dir);
 }
+
+/// An agent's file is adopted as it is; a secret in it gets a warning, never its value.
+#[test]
+fn adopting_a_secret_warns_without_showing_it() {
+    let env = TestEnv::new();
+    env.ok(&["init"]);
+    let dir = env.memory_dir();
+    let token = "ghp_R8kT2mVq9XwLs4NbZc7Yd1PfHj6Ga3Ue5Qo0";
+    std::fs::write(
+        dir.join("ci.md"),
+        format!(
+            "---\nname: ci\ndescription: CI access\ntype: reference\n---\nThe CI token is {token}\n"
+        ),
+    )
+    .expect("topic");
+    std::fs::write(dir.join("MEMORY.md"), "- [CI](ci.md) — CI access\n").expect("index");
+    let run = env.ok(&["snapshot"]);
+    assert!(
+        run.stderr.contains("warning: ci.md:6: a GitHub token"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(token), "{}", run.stderr);
+    assert_eq!(subjects(&dir), ["adopt(reference): ci"]);
+    assert_git_clean(&dir);
+}
