@@ -5,6 +5,7 @@
 //! given, and errors carry their exit code ([`Error::exit_code`]).
 #![forbid(unsafe_code)]
 
+pub mod atomic;
 pub mod cli;
 pub mod error;
 pub mod extract;

@@ -9,8 +9,7 @@
 //! command, …}]}` groups, and a `command` hook runs through a shell (bash on POSIX) unless it
 //! has an exec-form `args` list.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -849,36 +848,7 @@ fn write_atomic(file: &Path, bytes: &[u8]) -> Result<(), Error> {
         }
         _ => file.to_path_buf(),
     };
-    let io = |source| Error::Io {
-        context: format!("writing {}", target.display()),
-        source,
-    };
-    let dir = target.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
-    let name = target
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("settings.json");
-    let tmp: PathBuf = dir.join(format!(".{name}.memdir-{}.tmp", std::process::id()));
-    let result: std::io::Result<()> = (|| {
-        let mut out = std::fs::File::create(&tmp)?;
-        out.write_all(bytes)?;
-        if let Some(permissions) = permissions {
-            out.set_permissions(permissions)?;
-        }
-        out.sync_all()?;
-        std::fs::rename(&tmp, &target)?;
-        // The rename itself is durable once the folder is synced (not possible on Windows).
-        if let Ok(dir) = std::fs::File::open(dir) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+    crate::atomic::write(&target, bytes)
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 //! `MEMORY.md merge=memdir-index` in `.gitattributes`. git runs it from the work tree's root with
 //! three temporary files and takes the result from OURS (`%A`).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::Error;
@@ -31,7 +30,10 @@ pub fn run(ctx: &Ctx, args: &MergeIndexArgs, _output: &mut Output<'_>) -> Result
     let path = |p: &Path| absolute_from(&ctx.env.cwd, p);
     let (base, ours, theirs) = (path(&args.base), path(&args.ours), path(&args.theirs));
     let merged = merge_index(&read_text(&base)?, &read_text(&ours)?, &read_text(&theirs)?);
-    replace(&ours, merged.as_bytes())
+    crate::atomic::replace(&ours, merged.as_bytes()).map_err(|source| Error::Io {
+        context: format!("writing the merged index to {}", ours.display()),
+        source,
+    })
 }
 
 /// A version of the index as text; one that is not UTF-8 is no index memdir can merge (git then
@@ -47,25 +49,4 @@ fn read_text(path: &Path) -> Result<String, Error> {
             path.display()
         ))
     })
-}
-
-/// Replace `path` by `bytes` through a temporary file and a rename, so that a failed write leaves
-/// the old content. Not fsynced: git reads the result back at once and stores it itself.
-fn replace(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let io = |source| Error::Io {
-        context: format!("writing the merged index to {}", path.display()),
-        source,
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.memdir-merge.{}", std::process::id()));
-    let written = std::fs::File::create(&tmp)
-        .and_then(|mut file| file.write_all(bytes))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(io)
 }

@@ -117,7 +117,7 @@ fn state_file(dir: &Path) -> std::path::PathBuf {
 
 fn record_sync(dir: &Path) -> Result<(), Error> {
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    crate::extract::state::write_atomic(
+    crate::atomic::write(
         &state_file(dir),
         serde_json::json!({ "last_sync": now })
             .to_string()

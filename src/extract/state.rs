@@ -1,8 +1,6 @@
 //! Extraction's own state, under the memory dir's `.git/memdir/` (never in the work tree, never
 //! committed): a cursor per session, and the stash of hook requests waiting for the worker.
 
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -76,7 +74,7 @@ impl Cursor {
             context: "encoding the cursor".into(),
             source: std::io::Error::other(e),
         })?;
-        write_atomic(&cursor_path(git_dir, session), &json)
+        crate::atomic::write(&cursor_path(git_dir, session), &json)
     }
 }
 
@@ -110,7 +108,7 @@ impl Request {
             context: "encoding the request".into(),
             source: std::io::Error::other(e),
         })?;
-        write_atomic(
+        crate::atomic::write(
             &requests_dir(git_dir).join(session_file(&self.session)),
             &json,
         )
@@ -161,28 +159,6 @@ pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
         }),
         _ => Ok(()),
     }
-}
-
-/// Write a small file so that readers see the old or the new bytes, never a mix.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let io = |source| Error::Io {
-        context: format!("writing {}", path.display()),
-        source,
-    };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    // Unique per process and call: two hooks may stash for one session at once.
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("state"),
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let mut file = File::create(&tmp).map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use crate::repo::{CleanFiles, MemoryRepo, RepoError, TreeMap, WorktreeIndex};
 /// The index file's name.
 pub const INDEX_FILE: &str = "MEMORY.md";
 /// Temp files end so; `.git/info/exclude` hides them and a locked writer removes stale ones.
-const TEMP_SUFFIX: &str = ".memdir-tmp";
+use crate::atomic::TEMP_SUFFIX;
 /// What `.git/info/exclude` holds: folders of the memory dir that are not memdir's to track.
 const EXCLUDES: &str = "# memdir: not topic files (DESIGN §2)\n/team/\n/logs/\n/sessions/\n/proposals/\n.*.memdir-tmp\n";
 
@@ -966,7 +966,7 @@ fn clean_files(tree: &TreeMap, work: &WorkTree) -> CleanFiles {
 /// Write `bytes` to a temp file beside `dir/file` (not yet fsynced); the caller fsyncs it and
 /// renames it into place.
 fn write_temp(dir: &Path, file: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
-    let tmp = dir.join(format!(".{file}.{}{TEMP_SUFFIX}", std::process::id()));
+    let tmp = crate::atomic::temp_path(&dir.join(file));
     let written = OpenOptions::new()
         .write(true)
         .create(true)

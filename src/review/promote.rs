@@ -737,12 +737,7 @@ fn as_patch(
         Err(_) => Outcome::Created,
     };
     if outcome != Outcome::Unchanged {
-        let tmp = dir.join(format!(".{}.patch.{}.tmp", source.name, std::process::id()));
-        std::fs::write(&tmp, &patch).map_err(io_error(&tmp))?;
-        std::fs::rename(&tmp, &file).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io_error(&file)(e)
-        })?;
+        crate::atomic::replace(&file, patch.as_bytes()).map_err(io_error(&file))?;
     }
     proposal.patch = Some(file);
     proposal.base_dir = Some(target.root.clone());

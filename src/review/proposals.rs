@@ -161,22 +161,13 @@ pub fn save(memory_dir: &Path, proposal: &Proposal) -> Result<(), ProposalError>
     };
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let path = dir.join(format!("{}.json", proposal.memory));
-    let tmp = dir.join(format!(
-        ".{}.json.{}.tmp",
-        proposal.memory,
-        std::process::id()
-    ));
     let mut text =
         serde_json::to_string_pretty(proposal).map_err(|source| ProposalError::Record {
             path: path.clone(),
             source,
         })?;
     text.push('\n');
-    std::fs::write(&tmp, text).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, &path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(&path)(e)
-    })
+    crate::atomic::replace(&path, text.as_bytes()).map_err(io(&path))
 }
 
 /// Every recorded promotion, by memory name; a record that cannot be read is reported in the

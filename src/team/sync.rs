@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use gix::ObjectId;
 
 use crate::Error;
-use crate::extract::state::{remove_if_exists, write_atomic};
+use crate::atomic::write as write_atomic;
+use crate::extract::state::remove_if_exists;
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
 use crate::team::merge::merge_trees;

@@ -1,0 +1,62 @@
+//! Replacing a small file so that readers see the old bytes or the new ones, never a mix: cursors,
+//! hook requests, settings files, proposal records, patches, team checkouts, the merged index.
+//! (The store's two-step save has its own batch of fsyncs, but names its temp files the same way,
+//! so a writer that dies leaves files a later write recognises and removes.)
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::Error;
+
+/// The suffix of every temp file memdir writes beside the file it replaces.
+pub const TEMP_SUFFIX: &str = ".memdir-tmp";
+
+/// A temp file beside `target`, unique per process and call (two hooks may write at once).
+pub fn temp_path(target: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    target.with_file_name(format!(
+        ".{name}.{}.{}{TEMP_SUFFIX}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// Replace `path` by `bytes`: a temp file in the same folder (created when missing), fsynced,
+/// renamed over it, then the folder fsynced (best effort). An existing file keeps its
+/// permissions. On failure the temp file is removed and `path` is as it was.
+pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let tmp = temp_path(path);
+    let written = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions)?;
+        }
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return written;
+    }
+    if let Ok(dir) = std::fs::File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// [`replace`], its failure as memdir's error naming the file.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    replace(path, bytes).map_err(|source| Error::Io {
+        context: format!("writing {}", path.display()),
+        source,
+    })
+}
