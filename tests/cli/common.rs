@@ -269,3 +269,16 @@ impl TestEnv {
         self.ok(&save_args(memory_type, name, description, body))
     }
 }
+
+/// The case folders (those with an `expected.json`) of a labelled fixture set, in name order.
+pub fn labelled_cases(set: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(set);
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{set}: {e}"))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("expected.json").is_file())
+        .collect();
+    cases.sort();
+    cases
+}

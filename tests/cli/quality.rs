@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::common::{TestEnv, assert_git_clean, assert_index_consistent};
+use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, labelled_cases};
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -85,22 +85,10 @@ struct Counts {
     matched: usize,
 }
 
-fn cases(set: &str) -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(set);
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/extraction/cases")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("expected.json").is_file())
-        .collect();
-    cases.sort();
-    cases
-}
-
 /// The labelled set the builtin extractor was tuned on.
 #[test]
 fn builtin_extraction_quality_on_the_labelled_set() {
-    let cases = cases("fixtures/extraction/cases");
+    let cases = labelled_cases("fixtures/extraction/cases");
     assert!(
         cases.len() >= 30,
         "the labelled set has {} cases",
@@ -113,7 +101,7 @@ fn builtin_extraction_quality_on_the_labelled_set() {
 /// then used for tuning too.
 #[test]
 fn builtin_extraction_quality_on_the_second_set() {
-    let cases = cases("fixtures/extraction/holdout/cases");
+    let cases = labelled_cases("fixtures/extraction/holdout/cases");
     assert!(
         cases.len() >= 20,
         "the second set has {} cases",
@@ -130,7 +118,7 @@ fn builtin_extraction_quality_on_the_second_set() {
 /// when first run, then used for tuning too.
 #[test]
 fn builtin_extraction_quality_on_the_third_set() {
-    let cases = cases("fixtures/extraction/fresh/cases");
+    let cases = labelled_cases("fixtures/extraction/fresh/cases");
     assert!(cases.len() >= 30, "the third set has {} cases", cases.len());
     evaluate(
         "third set (tuned on after its first run)",
@@ -143,7 +131,7 @@ fn builtin_extraction_quality_on_the_third_set() {
 /// 0.61 when first run, then used for tuning too.
 #[test]
 fn builtin_extraction_quality_on_the_fourth_set() {
-    let cases = cases("fixtures/extraction/final/cases");
+    let cases = labelled_cases("fixtures/extraction/final/cases");
     assert!(
         cases.len() >= 30,
         "the fourth set has {} cases",
@@ -162,7 +150,7 @@ fn builtin_extraction_quality_on_the_fourth_set() {
 /// reach on text it has not seen.
 #[test]
 fn builtin_extraction_quality_on_the_held_out_set() {
-    let cases = cases("fixtures/extraction/unseen/cases");
+    let cases = labelled_cases("fixtures/extraction/unseen/cases");
     assert!(
         cases.len() >= 30,
         "the held-out set has {} cases",

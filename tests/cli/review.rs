@@ -4,9 +4,9 @@
 //! `cargo test --test cli review -- --nocapture` prints the confusion.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::common::{TestEnv, git};
+use crate::common::{TestEnv, git, labelled_cases};
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -54,14 +54,7 @@ fn label(group: &str, kind: Option<&str>) -> String {
 
 #[test]
 fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/review/cases");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/review/cases")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("expected.json").is_file())
-        .collect();
-    cases.sort();
+    let cases = labelled_cases("fixtures/review/cases");
     assert!(cases.len() >= 20, "{} review cases", cases.len());
     let mut total = 0;
     let mut right = 0;
