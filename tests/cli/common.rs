@@ -13,6 +13,8 @@ pub struct TestEnv {
     pub home: PathBuf,
     pub project: PathBuf,
     vars: Vec<(String, String)>,
+    /// An address-space limit (KiB) every run of memdir is held to, when set.
+    limit_kb: Option<u64>,
 }
 
 /// The result of one memdir run.
@@ -23,7 +25,7 @@ pub struct Run {
 }
 
 impl Run {
-    fn from(output: Output) -> Run {
+    pub fn from_output(output: Output) -> Run {
         Run {
             code: output.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -183,7 +185,13 @@ impl TestEnv {
             home,
             project,
             vars,
+            limit_kb: None,
         }
+    }
+
+    /// Hold every later run of memdir to `kb` KiB of address space (`ulimit -v`).
+    pub fn limit_memory(&mut self, kb: u64) {
+        self.limit_kb = Some(kb);
     }
 
     /// Set (or replace) a variable for every later run.
@@ -192,8 +200,25 @@ impl TestEnv {
         self.vars.push((name.to_string(), value.to_string()));
     }
 
+    /// The memdir binary under test: `MEMDIR_TEST_BIN` (e.g. the release build), else the one
+    /// cargo built for these tests.
+    pub fn binary() -> PathBuf {
+        std::env::var_os("MEMDIR_TEST_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_memdir")))
+    }
+
     pub fn command(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memdir"));
+        let mut cmd = match self.limit_kb {
+            None => std::process::Command::new(Self::binary()),
+            Some(kb) => {
+                let mut sh = std::process::Command::new("/bin/sh");
+                sh.arg("-c")
+                    .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+                    .arg(Self::binary());
+                sh
+            }
+        };
         cmd.env_clear().current_dir(&self.project);
         for (k, v) in &self.vars {
             cmd.env(k, v);
@@ -203,7 +228,7 @@ impl TestEnv {
 
     /// Run memdir with `args` and no stdin.
     pub fn run(&self, args: &[&str]) -> Run {
-        Run::from(
+        Run::from_output(
             self.command()
                 .args(args)
                 .stdin(std::process::Stdio::null())
@@ -229,7 +254,7 @@ impl TestEnv {
             .expect("stdin")
             .write_all(input.as_bytes())
             .expect("write stdin");
-        Run::from(child.wait_with_output().expect("memdir ends"))
+        Run::from_output(child.wait_with_output().expect("memdir ends"))
     }
 
     /// Run memdir and require success.

@@ -1,0 +1,195 @@
+//! Reading what memdir did not write itself (DESIGN §10). Every file or stream that a user, an
+//! agent, a cloned repository or a teammate controls is read only when it is a regular file and
+//! only up to a size cap: a FIFO, a socket or a device is refused without a blocking open (it is
+//! opened non-blocking and checked with `fstat` on the handle, so swapping the file between a
+//! check and the open changes nothing), and a stream is read to at most one byte past its cap.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A topic file read from the memory dir: one fact is meant to fit in about 4 KB (§3); past this
+/// a file is reported, not read.
+pub const MAX_TOPIC_FILE_BYTES: u64 = 256 * 1024;
+/// `MEMORY.md`: Claude Code reads memory and instruction files up to 4 MiB and skips bigger ones.
+pub const MAX_INDEX_BYTES: u64 = 4 * 1024 * 1024;
+/// A `settings.json` layer.
+pub const MAX_SETTINGS_BYTES: u64 = 1024 * 1024;
+/// A memory's body as `save` takes it (`--body`, `--body-file`, stdin).
+pub const MAX_BODY_BYTES: u64 = 64 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("{} is not a regular file (it is {kind})", path.display())]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error("{what} is over the {} limit", format_bytes(*cap))]
+    TooLarge { what: String, cap: u64 },
+    #[error("{} is not valid UTF-8", what)]
+    NotUtf8 { what: String },
+    #[error("cannot read {what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+impl InputError {
+    /// Whether the file simply is not there.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, InputError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+
+    /// Whether the input itself was refused (exit 2), not the machine failing (exit 1).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, InputError::Io { .. })
+    }
+}
+
+/// `64 KiB`, `4 MiB`, or bytes.
+pub fn format_bytes(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    if bytes >= KIB * KIB && bytes % (KIB * KIB) == 0 {
+        format!("{} MiB", bytes / (KIB * KIB))
+    } else if bytes >= KIB && bytes % KIB == 0 {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes}-byte")
+    }
+}
+
+/// What a file type is, in words, for an error.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a symlink"
+    } else {
+        "not a file"
+    }
+}
+
+/// Open `path` for reading without blocking on a FIFO or a device (symlinks followed).
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Bit patterns of the platform's open(2) flags; they fit an i32 on every unix.
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
+    }
+    options.open(path)
+}
+
+/// Open `path` (symlinks followed) if it is a regular file of at most `cap` bytes.
+pub fn open_regular(path: &Path, cap: u64) -> Result<File, InputError> {
+    let io = |source| InputError::Io {
+        what: path.display().to_string(),
+        source,
+    };
+    let file = open_nonblocking(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(InputError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(meta.file_type()),
+        });
+    }
+    if meta.len() > cap {
+        return Err(InputError::TooLarge {
+            what: format!("{} ({} bytes)", path.display(), meta.len()),
+            cap,
+        });
+    }
+    Ok(file)
+}
+
+/// The bytes of `path` (symlinks followed) if it is a regular file of at most `cap` bytes.
+pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
+    let file = open_regular(path, cap)?;
+    read_capped(file, cap, &path.display().to_string())
+}
+
+/// [`read_regular`] as UTF-8 text.
+pub fn read_regular_text(path: &Path, cap: u64) -> Result<String, InputError> {
+    let bytes = read_regular(path, cap)?;
+    String::from_utf8(bytes).map_err(|_| InputError::NotUtf8 {
+        what: path.display().to_string(),
+    })
+}
+
+/// At most `cap` bytes of a stream (a pipe, stdin, a file that grows while it is read); one
+/// byte more is an error, and nothing past it is read.
+pub fn read_capped(reader: impl Read, cap: u64, what: &str) -> Result<Vec<u8>, InputError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| InputError::Io {
+            what: what.to_string(),
+            source,
+        })?;
+    if bytes.len() as u64 > cap {
+        return Err(InputError::TooLarge {
+            what: what.to_string(),
+            cap,
+        });
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streams_stop_one_byte_past_the_cap() {
+        let err = read_capped(std::io::repeat(b'x'), 10, "stdin").expect_err("over");
+        assert_eq!(err.to_string(), "stdin is over the 10-byte limit");
+        assert_eq!(
+            read_capped(&b"0123456789"[..], 10, "stdin").expect("at cap"),
+            b"0123456789"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_devices_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("pipe.md");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(status.success());
+        let err = read_regular(&fifo, 100).expect_err("fifo");
+        assert!(err.to_string().contains("a FIFO"), "{err}");
+        let err = read_regular(Path::new("/dev/zero"), 100).expect_err("device");
+        assert!(err.to_string().contains("a device"), "{err}");
+        let big = dir.path().join("big.md");
+        std::fs::write(&big, vec![b'a'; 101]).expect("write");
+        let err = read_regular(&big, 100).expect_err("big");
+        assert!(err.to_string().contains("over the 100-byte limit"), "{err}");
+        assert!(read_regular(&dir.path().join("missing"), 1).is_err_and(|e| e.is_not_found()));
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(format_bytes(64 * 1024), "64 KiB");
+        assert_eq!(format_bytes(4 * 1024 * 1024), "4 MiB");
+        assert_eq!(format_bytes(1000), "1000-byte");
+    }
+}
