@@ -3,14 +3,11 @@
 use crate::memory::store::StoreError;
 use crate::paths::PathError;
 use crate::repo::RepoError;
-use crate::settings::SettingsError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
     Path(#[from] PathError),
-    #[error(transparent)]
-    Settings(#[from] SettingsError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -48,10 +45,8 @@ impl Error {
             Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
             Error::Path(PathError::Io { .. }) => EXIT_FAILURE,
             Error::Path(_) => EXIT_USAGE,
-            Error::Settings(SettingsError::Read { .. }) => EXIT_FAILURE,
-            Error::Settings(_) => EXIT_USAGE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
-            Error::Repo(RepoError::UnknownRevision(_)) => EXIT_USAGE,
+            Error::Repo(e) if e.is_refusal() => EXIT_USAGE,
             Error::Store(_) | Error::Repo(_) | Error::Io { .. } => EXIT_FAILURE,
         }
     }

@@ -111,6 +111,16 @@ pub enum PathError {
     },
     #[error("the memory dir {dir} is a symlink to {target}, outside its parent folder")]
     SymlinkEscapes { dir: PathBuf, target: PathBuf },
+    #[error(
+        "{link} is a symlink to {target}, outside {base}: the memory dir below it would be written there; nothing was written"
+    )]
+    ParentSymlinkEscapes {
+        link: PathBuf,
+        target: PathBuf,
+        base: PathBuf,
+    },
+    #[error("the memory dir {dir} is a file, not a folder")]
+    NotAFolder { dir: PathBuf },
     #[error("project dir {dir}: {source}")]
     Project {
         dir: PathBuf,
@@ -212,8 +222,28 @@ pub struct MemoryLocation {
     pub rule: LocationRule,
     /// A project settings file whose `autoMemoryDirectory` was ignored (never honoured, §2).
     pub ignored_project_setting: Option<PathBuf>,
+    /// That file is a local settings file, read as project settings because git tracks it.
+    pub ignored_because_tracked: bool,
     /// Invalid values passed over, as messages (only when resolving as Claude Code does).
     pub passed_over: Vec<String>,
+}
+
+impl MemoryLocation {
+    /// Why a setting was ignored, in one line, when one was.
+    pub fn ignored_setting_note(&self) -> Option<String> {
+        let file = self.ignored_project_setting.as_ref()?;
+        Some(if self.ignored_because_tracked {
+            format!(
+                "ignored autoMemoryDirectory in {}: it is tracked by git, so it counts as project settings, which never choose the memory dir",
+                file.display()
+            )
+        } else {
+            format!(
+                "ignored autoMemoryDirectory in {} (project settings never choose the memory dir)",
+                file.display()
+            )
+        })
+    }
 }
 
 /// How strictly the settings are read.
@@ -305,6 +335,9 @@ pub fn resolve_memory_dir_with(
             .project_memory_directory()
             .map(|(file, _)| file.to_path_buf());
     }
+    let ignored_because_tracked = ignored_project_setting
+        .as_deref()
+        .is_some_and(|file| settings.is_tracked_local(file));
     let (dir, rule) = match chosen {
         Some(chosen) => chosen,
         None => {
@@ -322,11 +355,18 @@ pub fn resolve_memory_dir_with(
     };
     if strict {
         check_symlink(&dir)?;
+        if let LocationRule::Default { base, .. } = &rule {
+            check_parents(&dir, base)?;
+        }
+        if std::fs::metadata(&dir).is_ok_and(|meta| !meta.is_dir()) {
+            return Err(PathError::NotAFolder { dir });
+        }
     }
     Ok(MemoryLocation {
         dir,
         rule,
         ignored_project_setting,
+        ignored_because_tracked,
         passed_over,
     })
 }
@@ -445,6 +485,37 @@ fn check_symlink(dir: &Path) -> Result<(), PathError> {
             source,
         }),
     }
+}
+
+/// Below the config dir, no folder on the way to the default memory dir may be a symlink that
+/// leads out of it: memdir would write wherever it points (DESIGN §10).
+fn check_parents(dir: &Path, base: &Path) -> Result<(), PathError> {
+    let Ok(below) = dir.strip_prefix(base) else {
+        return Ok(());
+    };
+    let mut current = base.to_path_buf();
+    for component in below.components() {
+        current.push(component);
+        match symlink_escape(&current, base) {
+            Ok(None) => {}
+            Ok(Some(target)) => {
+                return Err(PathError::ParentSymlinkEscapes {
+                    link: current,
+                    target,
+                    base: base.to_path_buf(),
+                });
+            }
+            // The base itself is missing: nothing can have been planted below it.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => {
+                return Err(PathError::Io {
+                    path: current,
+                    source,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where the symlink `link` leads when that is outside `base`; `None` when `link` is not a

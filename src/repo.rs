@@ -31,11 +31,25 @@ pub enum RepoError {
     },
     #[error("no commit named {0:?} in the memory dir's history")]
     UnknownRevision(String),
+    /// `.git` in a memory dir is a symlink, a `gitdir:` file or a linked worktree's folder:
+    /// committing there would write into another repository (DESIGN §10).
+    #[error("{}/.git is {what}, but the memory dir's repository must be its own .git folder; nothing was written (make it a plain folder, or move the memory dir)", dir.display())]
+    NotOwnGitDir { dir: PathBuf, what: String },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+impl RepoError {
+    /// Whether the request or the memory dir's layout was refused (exit 2), not a failure.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            RepoError::UnknownRevision(_) | RepoError::NotOwnGitDir { .. }
+        )
+    }
 }
 
 /// The top level of a commit's tree, by file name. memdir keeps the memory tree flat; entries it
@@ -78,9 +92,45 @@ impl HistoryEntry {
     }
 }
 
+/// Whether the memory dir `dir` has its repository yet: `false` when there is no `.git` at all,
+/// an error when `.git` is anything but the memory dir's own folder (a symlink, a `gitdir:`
+/// file, a folder whose `commondir` names another repository's objects and refs).
+pub fn has_repository(dir: &Path) -> Result<bool, RepoError> {
+    let dot_git = dir.join(".git");
+    let refuse = |what: String| RepoError::NotOwnGitDir {
+        dir: dir.to_path_buf(),
+        what,
+    };
+    let meta = match std::fs::symlink_metadata(&dot_git) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(source) => {
+            return Err(RepoError::Io {
+                path: dot_git,
+                source,
+            });
+        }
+    };
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(&dot_git).unwrap_or_default();
+        return Err(refuse(format!("a symlink to {}", target.display())));
+    }
+    if !meta.is_dir() {
+        return Err(refuse(
+            "a file (a gitdir: link to another repository)".into(),
+        ));
+    }
+    if std::fs::symlink_metadata(dot_git.join("commondir")).is_ok() {
+        return Err(refuse(
+            "a linked worktree's folder (its commondir names another repository)".into(),
+        ));
+    }
+    Ok(true)
+}
+
 /// The history of the memory dir at `dir`, newest first; empty when it has no repository yet.
 pub fn history_of(dir: &Path) -> Result<Vec<HistoryEntry>, RepoError> {
-    if dir.join(".git").is_dir() {
+    if has_repository(dir)? {
         MemoryRepo::open(dir)?.history()
     } else {
         Ok(Vec::new())
@@ -99,7 +149,7 @@ impl MemoryRepo {
     /// Open the repository at `dir` (exactly there; never a parent's), creating it if absent.
     /// Returns whether it was created.
     pub fn open_or_init(dir: &Path) -> Result<(Self, bool), RepoError> {
-        if dir.join(".git").is_dir() {
+        if has_repository(dir)? {
             return Ok((Self::open(dir)?, false));
         }
         std::fs::create_dir_all(dir).map_err(|source| RepoError::Create {
@@ -110,8 +160,9 @@ impl MemoryRepo {
         Ok((Self::from_repo(repo, dir), true))
     }
 
-    /// Open the repository at `dir`, which must exist.
+    /// Open the repository at `dir`, which must exist and be the memory dir's own `.git` folder.
     pub fn open(dir: &Path) -> Result<Self, RepoError> {
+        has_repository(dir)?;
         let repo = gix::open(dir).map_err(|source| git_error(dir, source))?;
         Ok(Self::from_repo(repo, dir))
     }
@@ -1177,6 +1228,41 @@ pub fn file_stat(path: &Path) -> Result<(Stat, bool), RepoError> {
             source,
         })?;
     Ok((Stat::from_fs(&meta).unwrap_or_default(), meta.is_file()))
+}
+
+/// Whether git tracks `file`: the index of the repository whose work tree holds it has an entry
+/// for it. A repository whose index cannot be read counts as tracking it (the cautious answer:
+/// a tracked settings file loses powers, an untracked one keeps them).
+pub fn is_tracked(file: &Path) -> bool {
+    let (Some(parent), Some(name)) = (file.parent(), file.file_name()) else {
+        return false;
+    };
+    let Ok(parent) = parent.canonicalize() else {
+        return false;
+    };
+    let Ok(repo) = gix::discover(&parent) else {
+        return false;
+    };
+    let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
+        return false;
+    };
+    let Ok(relative) = parent
+        .join(name)
+        .strip_prefix(&workdir)
+        .map(Path::to_path_buf)
+    else {
+        return false;
+    };
+    let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else {
+        return true;
+    };
+    if !repo.index_path().is_file() {
+        return false;
+    }
+    match repo.open_index() {
+        Ok(index) => index.entry_by_path(relative.as_str().into()).is_some(),
+        Err(_) => true,
+    }
 }
 
 /// A path the index of a project's repository tracks (for `verify`, DESIGN §9).

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::input::MAX_SETTINGS_BYTES;
 use crate::paths::{Environment, PathError};
 
 /// A settings file's place in Claude Code's precedence, highest first.
@@ -25,28 +26,6 @@ impl SettingsLayer {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
-    #[error("cannot read settings file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("settings file {path} is not valid JSON: {source}")]
-    Malformed {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-    #[error("settings file {path}: {key} must be {expected}")]
-    WrongType {
-        path: PathBuf,
-        key: &'static str,
-        expected: &'static str,
-    },
-    #[error(transparent)]
-    Path(#[from] PathError),
-}
-
 /// The memory-related keys of one settings file.
 #[derive(Debug, Clone)]
 struct LayerValues {
@@ -56,18 +35,25 @@ struct LayerValues {
     memory_enabled: Option<bool>,
     claude_md_excludes: Vec<String>,
     extract_every: Option<u32>,
+    /// A local settings file that git tracks: anyone who can push to the project wrote it, so
+    /// it is read as project settings (DESIGN §10).
+    tracked_by_git: bool,
 }
 
 /// Every settings layer that exists, highest precedence first.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
     layers: Vec<LayerValues>,
+    /// Files and keys that were skipped, one line each (`path: why`), for a warning.
+    pub skipped: Vec<String>,
 }
 
 impl Settings {
-    /// Read the policy, local, project and user settings files that exist. A file that exists
-    /// but is not valid JSON is an error: guessing past it could send writes elsewhere.
-    pub fn load(env: &Environment, project: &Path) -> Result<Self, SettingsError> {
+    /// Read the policy, local, project and user settings files that exist. Any settings file can
+    /// come from a cloned repository, so one that cannot be read (not a regular file, over
+    /// [`MAX_SETTINGS_BYTES`], not UTF-8, not a JSON object) is skipped and named in
+    /// [`Settings::skipped`], as Claude Code skips it; a key of the wrong type is skipped alike.
+    pub fn load(env: &Environment, project: &Path) -> Result<Self, PathError> {
         let files = [
             (
                 SettingsLayer::Policy,
@@ -83,13 +69,13 @@ impl Settings {
             ),
             (SettingsLayer::User, env.config_dir()?.join("settings.json")),
         ];
-        let mut layers = Vec::new();
+        let mut settings = Settings::default();
         for (layer, file) in files {
-            if let Some(values) = read_layer(layer, file)? {
-                layers.push(values);
+            if let Some(values) = read_layer(layer, file, &mut settings.skipped) {
+                settings.layers.push(values);
             }
         }
-        Ok(Settings { layers })
+        Ok(settings)
     }
 
     /// Every layer's `autoMemoryDirectory`, highest precedence first (project included).
@@ -105,6 +91,13 @@ impl Settings {
             .iter()
             .filter(|l| l.layer == SettingsLayer::Project)
             .find_map(|l| Some((l.file.as_path(), l.memory_directory.as_deref()?)))
+    }
+
+    /// Whether `file` is a local settings file read as project settings because git tracks it.
+    pub fn is_tracked_local(&self, file: &Path) -> bool {
+        self.layers
+            .iter()
+            .any(|l| l.tracked_by_git && l.file == file)
     }
 
     /// `claudeMdExcludes` from every layer: globs of instruction files not to load.
@@ -132,37 +125,57 @@ impl Settings {
     }
 }
 
-fn read_layer(layer: SettingsLayer, file: PathBuf) -> Result<Option<LayerValues>, SettingsError> {
-    let text = match std::fs::read_to_string(&file) {
+/// One settings file's values; `None` when it does not exist or is skipped (said in `skipped`).
+fn read_layer(
+    mut layer: SettingsLayer,
+    file: PathBuf,
+    skipped: &mut Vec<String>,
+) -> Option<LayerValues> {
+    let text = match crate::input::read_regular_text(&file, MAX_SETTINGS_BYTES) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(SettingsError::Read { path: file, source }),
+        Err(e) if e.is_not_found() => return None,
+        Err(e) => {
+            skipped.push(format!("skipped settings file {e}"));
+            return None;
+        }
     };
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|source| SettingsError::Malformed {
-            path: file.clone(),
-            source,
-        })?;
+    let json: serde_json::Map<String, serde_json::Value> = match serde_json::from_str(&text) {
+        Ok(json) => json,
+        Err(e) if text.trim().is_empty() => {
+            skipped.push(format!(
+                "skipped settings file {}: it is empty ({e})",
+                file.display()
+            ));
+            return None;
+        }
+        Err(e) => {
+            skipped.push(format!(
+                "skipped settings file {}: it is not a JSON object ({e})",
+                file.display()
+            ));
+            return None;
+        }
+    };
+    let mut wrong_type = |key: &str, expected: &str| {
+        skipped.push(format!(
+            "skipped {key} in settings file {}: it must be {expected}",
+            file.display()
+        ));
+    };
     let memory_directory = match json.get("autoMemoryDirectory") {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::String(s)) => Some(s.clone()),
         Some(_) => {
-            return Err(SettingsError::WrongType {
-                path: file,
-                key: "autoMemoryDirectory",
-                expected: "a string",
-            });
+            wrong_type("autoMemoryDirectory", "a string");
+            None
         }
     };
     let memory_enabled = match json.get("autoMemoryEnabled") {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::Bool(b)) => Some(*b),
         Some(_) => {
-            return Err(SettingsError::WrongType {
-                path: file,
-                key: "autoMemoryEnabled",
-                expected: "true or false",
-            });
+            wrong_type("autoMemoryEnabled", "true or false");
+            None
         }
     };
     let claude_md_excludes = match json.get("claudeMdExcludes") {
@@ -172,27 +185,32 @@ fn read_layer(layer: SettingsLayer, file: PathBuf) -> Result<Option<LayerValues>
             .collect(),
         _ => Vec::new(),
     };
-    let extract_every = match json.pointer("/memdir/extractEveryTurns") {
+    let extract_every = match json.get("memdir").and_then(|m| m.get("extractEveryTurns")) {
         None | Some(serde_json::Value::Null) => None,
         Some(value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
             Some(n) if n >= 1 => Some(n),
             _ => {
-                return Err(SettingsError::WrongType {
-                    path: file,
-                    key: "memdir.extractEveryTurns",
-                    expected: "a whole number of turns, 1 or more",
-                });
+                wrong_type(
+                    "memdir.extractEveryTurns",
+                    "a whole number of turns, 1 or more",
+                );
+                None
             }
         },
     };
-    Ok(Some(LayerValues {
+    let tracked_by_git = layer == SettingsLayer::Local && crate::repo::is_tracked(&file);
+    if tracked_by_git {
+        layer = SettingsLayer::Project;
+    }
+    Some(LayerValues {
         layer,
         file,
         memory_directory,
         memory_enabled,
         claude_md_excludes,
         extract_every,
-    }))
+        tracked_by_git,
+    })
 }
 
 /// Whether auto memory (and with it extraction and team memory) is on, and which switch said so.

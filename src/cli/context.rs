@@ -115,7 +115,7 @@ pub fn load(ctx: &Ctx, touched: Vec<PathBuf>) -> Result<Stack, Error> {
             .warnings
             .push(Warning::ProjectSettingIgnored { file: file.clone() });
     }
-    for problem in location.passed_over {
+    for problem in settings.skipped.iter().cloned().chain(location.passed_over) {
         stack.warnings.push(Warning::SettingPassedOver { problem });
     }
     Ok(stack)

@@ -92,7 +92,7 @@ pub fn changes(old: &Files, new: &Files) -> Vec<(String, &'static str, String)> 
 pub fn run(ctx: &Ctx, args: &DiffArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let resolved = ctx.resolve(output)?;
     let dir = resolved.dir();
-    let (old, new) = if dir.join(".git").is_dir() {
+    let (old, new) = if crate::repo::has_repository(dir)? {
         let repo = MemoryRepo::open(dir)?;
         let resolve = |rev: &String| repo.resolve_commit(rev).map(Some);
         match args.revs.as_slice() {

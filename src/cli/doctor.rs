@@ -29,7 +29,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
         let _ = write!(output.err, "memdir doctor: checking {}…", dir.display());
         let _ = output.err.flush();
     }
-    let findings = if !dir.join(".git").is_dir() {
+    let findings = if !crate::repo::has_repository(dir)? {
         if !dir.is_dir() {
             return output.info(&format!("no memory dir yet at {}", dir.display()));
         }

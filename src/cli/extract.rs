@@ -100,7 +100,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
     resolved.check_enabled()?;
     let memory_dir = resolved.dir().to_path_buf();
     let git_dir = memory_dir.join(".git");
-    if !git_dir.is_dir() {
+    if !crate::repo::has_repository(&memory_dir)? {
         // Nothing was ever queued here.
         return if args.json {
             Ok(())
@@ -219,7 +219,7 @@ fn foreground(
 
 /// The memory dir's git dir, creating the repository on first use.
 fn git_dir_after_init(dir: &Path, git_dir: &Path) -> Result<PathBuf, Error> {
-    if git_dir.is_dir() {
+    if crate::repo::has_repository(dir)? {
         return Ok(git_dir.to_path_buf());
     }
     Ok(Store::open(dir)?.repo.git_dir().to_path_buf())

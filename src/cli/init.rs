@@ -10,7 +10,7 @@ pub struct InitArgs {}
 pub fn run(ctx: &Ctx, _args: &InitArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
-    let existed = resolved.dir().join(".git").is_dir();
+    let existed = crate::repo::has_repository(resolved.dir())?;
     let mut store = crate::memory::store::Store::open(resolved.dir())?;
     let adoption = store.adopt(None)?;
     output.adoption(&adoption)?;

@@ -229,11 +229,11 @@ impl Ctx {
                 )));
             }
         }
-        if let Some(file) = &location.ignored_project_setting {
-            output.warn(&format!(
-                "ignored autoMemoryDirectory in {} (project settings can never choose the memory dir)",
-                file.display()
-            ))?;
+        for skipped in &settings.skipped {
+            output.warn(skipped)?;
+        }
+        if let Some(note) = location.ignored_setting_note() {
+            output.warn(&note)?;
         }
         Ok(Resolved {
             auto_memory: auto_memory(&self.env, &settings),

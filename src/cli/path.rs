@@ -41,11 +41,8 @@ pub fn run(ctx: &Ctx, args: &PathArgs, output: &mut Output<'_>) -> Result<(), Er
                 "auto memory: off ({switch}); team memory is off too\n"
             ))?,
         }
-        if let Some(file) = &location.ignored_project_setting {
-            output.data(&format!(
-                "ignored: autoMemoryDirectory in {} (project settings never choose the memory dir)\n",
-                file.display()
-            ))?;
+        if let Some(note) = location.ignored_setting_note() {
+            output.data(&format!("{note}\n"))?;
         }
     }
     Ok(())

@@ -56,7 +56,7 @@ pub enum StoreError {
 impl StoreError {
     /// Whether the error is the caller's input (exit 2), not a failure of the machine (exit 1).
     pub fn is_invalid_input(&self) -> bool {
-        matches!(self, StoreError::Repo(RepoError::UnknownRevision(_)))
+        matches!(self, StoreError::Repo(e) if e.is_refusal())
             || !matches!(self, StoreError::Io { .. } | StoreError::Repo(_))
     }
 }

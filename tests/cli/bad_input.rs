@@ -210,12 +210,3 @@ fn symlinks_that_leave_the_memory_dir_are_refused() {
         "---\nname: secret\ndescription: s\ntype: user\n---\nsecret\n"
     );
 }
-
-#[test]
-fn malformed_settings_json_is_an_error() {
-    let env = TestEnv::new();
-    let settings = env.home.join(".claude/settings.json");
-    std::fs::create_dir_all(settings.parent().expect("parent")).expect("dir");
-    std::fs::write(&settings, "{ not json").expect("settings");
-    refuses(&env, &save_args("user", "x", "d", "b"), "is not valid JSON");
-}

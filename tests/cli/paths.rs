@@ -148,7 +148,7 @@ fn project_settings_never_choose_the_memory_dir_and_the_user_is_told() {
     assert!(
         env.ok(&["path", "--explain"])
             .stdout
-            .contains("ignored: autoMemoryDirectory in")
+            .contains("ignored autoMemoryDirectory in")
     );
 }
 
