@@ -857,6 +857,8 @@ impl TargetRepo {
         gix::refs::FullName::try_from(format!("refs/heads/{name}")).is_ok()
             && gix::validate::reference::name_partial(name.into()).is_ok()
             && !name.starts_with('-')
+            // git refuses a branch named HEAD: `git checkout HEAD` could never mean it.
+            && name != "HEAD"
     }
 
     /// The branches checked out in this repository's work trees (the main one and the linked
@@ -914,6 +916,13 @@ impl TargetRepo {
         let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
         let decoded = commit.decode().map_err(|e| self.err(e))?;
         Ok((decoded.tree(), decoded.parents().collect()))
+    }
+
+    /// A commit's message.
+    pub fn message(&self, commit: ObjectId) -> Result<String, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let message = commit.message_raw().map_err(|e| self.err(e))?;
+        Ok(message.to_str_lossy().into_owned())
     }
 
     /// Whether the object database holds `commit` (a recorded one may have been collected).
@@ -1228,6 +1237,12 @@ pub fn file_stat(path: &Path) -> Result<(Stat, bool), RepoError> {
             source,
         })?;
     Ok((Stat::from_fs(&meta).unwrap_or_default(), meta.is_file()))
+}
+
+/// Whether git, run in `dir`, finds a repository without a work tree there (a bare one, or
+/// the inside of a `.git` folder): then `git apply` refuses to work in `dir`.
+pub fn in_bare_repository(dir: &Path) -> bool {
+    gix::discover(dir).is_ok_and(|repo| repo.workdir().is_none())
 }
 
 /// Whether git tracks `file`: the index of the repository whose work tree holds it has an entry

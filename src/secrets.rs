@@ -158,6 +158,36 @@ fn mask(value: &str) -> String {
     value.chars().take(keep).chain("****".chars()).collect()
 }
 
+/// `text` with every line that holds a secret blank (a private key's whole block, `BEGIN` to
+/// `END`), the other lines and the line count as they were: what is left may be rewritten
+/// (spelling, clauses) without a secret slipping past the scanner in a changed form.
+pub fn blank_secret_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    let findings = scan(text);
+    if findings.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut blank = vec![false; lines.len()];
+    for finding in &findings {
+        let first = finding.line.saturating_sub(1);
+        let mut last = first;
+        if lines.get(first).is_some_and(|l| l.contains("-----BEGIN")) {
+            last = (first..lines.len())
+                .find(|&n| lines[n].contains("-----END"))
+                .unwrap_or(lines.len() - 1);
+        }
+        for flag in blank.iter_mut().take(last + 1).skip(first) {
+            *flag = true;
+        }
+    }
+    let kept: Vec<&str> = lines
+        .iter()
+        .zip(&blank)
+        .map(|(line, blank)| if *blank { "" } else { *line })
+        .collect();
+    std::borrow::Cow::Owned(kept.join("\n"))
+}
+
 /// Calls `visit` with each secret found, pattern by pattern in the table's order, until it
 /// breaks. The table is ordered most specific first; [`scan`] relies on that to name a token in
 /// an assignment by the token's kind.
@@ -857,7 +887,7 @@ fn is_reference(value: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Finding, find, scan};
+    use super::{Finding, blank_secret_lines, find, scan};
 
     #[test]
     fn known_shapes_are_found() {
@@ -875,6 +905,15 @@ mod tests {
         ] {
             assert!(find(text).is_some(), "missed a secret in {text:?}");
         }
+    }
+
+    #[test]
+    fn lines_with_secrets_are_blanked_and_the_rest_kept() {
+        let text = "keep this\ncurl -u admin:Zq8vLr2mXw7 https://x.example\nand this\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\nlast";
+        let blanked = blank_secret_lines(text);
+        assert_eq!(blanked, "keep this\n\nand this\n\n\n\nlast");
+        assert!(find(&blanked).is_none());
+        assert_eq!(blank_secret_lines("nothing here"), "nothing here");
     }
 
     #[test]

@@ -21,6 +21,9 @@ use crate::paths::{absolute_from, normalize};
 /// The entries memdir needs in Claude Code's settings, as users would paste them.
 const CLAUDE_ENTRIES: &str = include_str!("../../hooks/claude-settings.json");
 
+/// An existing hook longer than this is not a script memdir edits.
+const MAX_HOOK_BYTES: u64 = 1024 * 1024;
+
 /// The git post-merge hook, compiled in like the entries.
 const POST_MERGE: &str = include_str!("../../hooks/post-merge");
 
@@ -226,7 +229,17 @@ fn install_git(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result
         ))
     })?;
     let file = repo.hooks_dir()?.join("post-merge");
-    let existing = match std::fs::read(&file) {
+    // A hook that is a symlink could lead anywhere (`~/.bashrc`, a script the project tracks):
+    // memdir neither writes through it nor replaces it.
+    if let Ok(target) = std::fs::read_link(&file) {
+        return Err(Error::Usage(format!(
+            "{} is a symlink to {}; memdir writes only a regular hook file, so nothing was written: add its line where the link leads, by hand: {}",
+            file.display(),
+            target.display(),
+            post_merge_line(&program)
+        )));
+    }
+    let existing = match crate::input::read_regular(&file, MAX_HOOK_BYTES) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
             Error::Usage(format!(
                 "{} is not UTF-8 text; add memdir's line to it by hand: {}",
@@ -234,13 +247,14 @@ fn install_git(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result
                 post_merge_line(&program)
             ))
         })?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(Error::Io {
-                context: format!("reading {}", file.display()),
-                source,
-            });
+        Err(e) if e.is_not_found() => None,
+        Err(e) if e.is_refusal() => {
+            return Err(Error::Usage(format!(
+                "{e}; add memdir's line to the hook by hand: {}",
+                post_merge_line(&program)
+            )));
         }
+        Err(e) => return Err(crate::memory::store::StoreError::from(e).into()),
     };
     let merged = merge_post_merge(existing.as_deref(), &program).map_err(|problem| {
         Error::Usage(format!(

@@ -2,8 +2,9 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
+use crate::memory::catalog::read_index_lossy;
 use crate::memory::load::{invisible_entries, load_index_for_context, measure_index};
-use crate::memory::store::{INDEX_FILE, read_index};
+use crate::memory::store::INDEX_FILE;
 
 /// Print the index as the model sees it: truncated, with Claude Code's warning.
 #[derive(Debug, clap::Args)]
@@ -16,8 +17,11 @@ pub struct IndexArgs {
 pub fn run(ctx: &Ctx, args: &IndexArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let resolved = ctx.resolve(output)?;
     let file = resolved.dir().join(INDEX_FILE);
-    crate::memory::store::check_inside(resolved.dir(), &file)?;
-    let raw = read_index(&file)?;
+    let mut problems = Vec::new();
+    let raw = read_index_lossy(resolved.dir(), &mut problems)?;
+    for problem in &problems {
+        output.warn(&problem.to_string())?;
+    }
     let loaded = load_index_for_context(&raw);
     if args.json {
         let size = measure_index(&raw);

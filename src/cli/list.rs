@@ -28,7 +28,12 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
     // Ages come from history, not from a field someone must maintain (§9).
     let saved = crate::cli::log::last_saved(&crate::repo::history_of(resolved.dir())?);
     let now = chrono::Utc::now().timestamp();
-    let memories: Vec<_> = list_memories(resolved.dir())?
+    let listing = list_memories(resolved.dir())?;
+    for problem in &listing.problems {
+        output.warn(&problem.to_string())?;
+    }
+    let memories: Vec<_> = listing
+        .memories
         .into_iter()
         .filter(|m| wanted.is_none() || m.memory_type == wanted)
         .collect();

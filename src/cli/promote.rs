@@ -91,6 +91,12 @@ fn next_command(promoted: &Promoted) -> Option<String> {
             shell_quote(&repo.display().to_string()),
             shell_quote(branch)
         )),
+        // Inside a bare repository `git apply` refuses to run; `patch` does the same there.
+        (None, _, Some(patch), Some(dir)) if crate::repo::in_bare_repository(dir) => Some(format!(
+            "patch -p1 -d {} < {}",
+            shell_quote(&dir.display().to_string()),
+            shell_quote(&patch.display().to_string())
+        )),
         (None, _, Some(patch), Some(dir)) => Some(format!(
             "git -C {} apply {}",
             shell_quote(&dir.display().to_string()),

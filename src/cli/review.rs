@@ -28,7 +28,11 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
         personal_file: ctx.env.config_dir()?.join("CLAUDE.md"),
         instructions: &stack.files,
     };
-    let proposals = audit(&inputs)?;
+    let review = audit(&inputs)?;
+    for problem in &review.unreadable {
+        output.warn(&format!("{problem}; not reviewed"))?;
+    }
+    let proposals = review.proposals;
     if args.json {
         let value = serde_json::to_value(&proposals).map_err(|e| Error::Io {
             context: "encoding the review".into(),

@@ -1,11 +1,12 @@
 //! `memdir save`: the two-step save (topic file, then index line) as one commit (DESIGN §4).
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::Error;
 use crate::cli::{Ctx, Output, short, validate_session};
-use crate::memory::store::{Op, SaveRequest};
+use crate::input::{MAX_BODY_BYTES, read_capped};
+use crate::memory::store::{Op, SaveRequest, StoreError};
 use crate::memory::taxonomy::MemoryType;
 
 /// Save a memory, or update the one with this name.
@@ -34,34 +35,26 @@ pub struct SaveArgs {
     pub session: Option<String>,
 }
 
+/// The body from `--body`, `--body-file` or stdin, at most [`MAX_BODY_BYTES`] (a stream is read
+/// no further than one byte past it: `--body-file /dev/zero` ends at once).
 fn read_body(args: &SaveArgs) -> Result<String, Error> {
-    if let Some(body) = &args.body {
+    let bytes = if let Some(body) = &args.body {
         return Ok(body.clone());
-    }
-    if let Some(file) = &args.body_file {
-        let bytes = std::fs::read(file).map_err(|e| {
-            Error::Usage(format!("cannot read --body-file {}: {e}", file.display()))
-        })?;
-        return String::from_utf8(bytes).map_err(|_| {
-            Error::Usage(format!("--body-file {} is not valid UTF-8", file.display()))
-        });
-    }
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        return Err(Error::Usage(
-            "no body: give --body TEXT, --body-file FILE, or pipe it on stdin".into(),
-        ));
-    }
-    let mut bytes = Vec::new();
-    stdin
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|source| Error::Io {
-            context: "reading the body from stdin".into(),
-            source,
-        })?;
-    String::from_utf8(bytes)
-        .map_err(|_| Error::Usage("the body on stdin is not valid UTF-8".into()))
+    } else if let Some(file) = &args.body_file {
+        let what = format!("--body-file {}", file.display());
+        let opened = std::fs::File::open(file)
+            .map_err(|e| Error::Usage(format!("cannot read {what}: {e}")))?;
+        read_capped(opened, MAX_BODY_BYTES, &what).map_err(StoreError::from)?
+    } else {
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            return Err(Error::Usage(
+                "no body: give --body TEXT, --body-file FILE, or pipe it on stdin".into(),
+            ));
+        }
+        read_capped(stdin.lock(), MAX_BODY_BYTES, "the body on stdin").map_err(StoreError::from)?
+    };
+    String::from_utf8(bytes).map_err(|_| Error::Usage("the body is not valid UTF-8".into()))
 }
 
 pub fn run(ctx: &Ctx, args: &SaveArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -81,12 +74,8 @@ pub fn run(ctx: &Ctx, args: &SaveArgs, output: &mut Output<'_>) -> Result<(), Er
     // Bad input is refused before anything is created or locked.
     request.validate()?;
     // Team memory is pushed to a remote: a secret never goes in (DESIGN §8).
-    let findings = crate::secrets::scan(&format!("{}\n{}", args.description, body));
-    if !findings.is_empty() {
-        let found: Vec<String> = findings
-            .iter()
-            .map(|f| format!("{} on line {} ({})", f.kind, f.line, f.excerpt))
-            .collect();
+    let found = request.secret_findings();
+    if !found.is_empty() {
         if ctx.global.team {
             return Err(Error::Usage(format!(
                 "refused: team memory is shared, and this memory holds {}",

@@ -20,7 +20,10 @@ pub struct VerifyArgs {
 
 pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let resolved = ctx.resolve(output)?;
-    let memories = subjects(resolved.dir())?;
+    let (memories, unreadable) = subjects(resolved.dir())?;
+    for problem in &unreadable {
+        output.warn(&format!("{problem}; not verified"))?;
+    }
     let report = verify_report(&ctx.project(), &memories)?;
     if !report.complete {
         output.warn(&format!(

@@ -25,7 +25,7 @@ use crate::Error;
 use crate::extract::transcript::Turn;
 use crate::extract::{Action, Draft, Job, Outcome, apply};
 use crate::memory::catalog::list_memories;
-use crate::memory::store::{INDEX_FILE, Store, read_index};
+use crate::memory::store::{Store, read_index};
 use crate::memory::taxonomy::MemoryType;
 
 /// The protocol's name and version, sent in every request.
@@ -115,7 +115,7 @@ pub fn run(
     for turn in 1..=config.max_turns {
         if turn > 1 {
             // Earlier turns may have saved: show the index as it is now.
-            index = read_index(&job.memory_dir.join(INDEX_FILE))?;
+            index = read_index(&job.memory_dir)?;
         }
         let request = json!({
             "protocol": PROTOCOL,
@@ -174,6 +174,7 @@ pub fn run(
 /// `{name, type, description}` of every memory now in the dir.
 fn memory_summaries(dir: &Path) -> Result<Vec<Value>, Error> {
     Ok(list_memories(dir)?
+        .memories
         .into_iter()
         .map(|m| {
             json!({

@@ -827,7 +827,10 @@ fn best_match(
 /// The sentences of a prompt that could be statements, plus a confirmed proposal; each with
 /// whether the person asked for it to be remembered ("… Remember both.").
 fn statements_of(turn: &Turn) -> Vec<Sentence> {
-    let text = normalize(&strip_quoted(&IDE_CONTEXT.replace_all(&turn.prompt, "")));
+    // The person's own words are scanned before any rewriting: a line holding a secret is gone
+    // before `u` can become `you` inside `curl -u user:pass`.
+    let prompt = crate::secrets::blank_secret_lines(&turn.prompt);
+    let text = normalize(&strip_quoted(&IDE_CONTEXT.replace_all(&prompt, "")));
     let mut out = Vec::new();
     let mut sentences: Vec<(usize, String)> = text
         .lines()

@@ -13,8 +13,8 @@ use std::io::{BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use crate::Error;
-use crate::memory::catalog::{list_memories, read_memory};
-use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store, read_index};
+use crate::memory::catalog::list_memories;
+use crate::memory::store::{Op, SaveRequest, Store, read_index};
 use crate::memory::taxonomy::MemoryType;
 
 pub mod agent;
@@ -226,32 +226,36 @@ pub struct Existing {
 
 /// The memories in the dir now, with their bodies (unreadable ones are left out).
 pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
-    let mut out = Vec::new();
-    for memory in list_memories(dir)? {
-        if let Ok((_, _, topic)) = read_memory(dir, &memory.name) {
-            out.push(Existing {
-                name: memory.name,
-                memory_type: memory.memory_type,
-                description: memory.description.unwrap_or_default(),
-                body: topic.body,
-            });
-        }
-    }
-    Ok(out)
+    Ok(list_memories(dir)?
+        .memories
+        .into_iter()
+        .map(|memory| Existing {
+            name: memory.name,
+            memory_type: memory.memory_type,
+            description: memory.description.unwrap_or_default(),
+            body: memory.body,
+        })
+        .collect())
 }
 
 /// Check an action and carry it out through the store; a refusal is an outcome, not an error.
 pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Result<Outcome, Error> {
     match action {
         Action::Save(draft) => {
-            for text in [&draft.body, &draft.description, &draft.name] {
-                if let Some(kind) = crate::secrets::find(text) {
-                    // Not even the name is echoed: it may be the secret.
-                    return Ok(Outcome::Refused {
-                        what: format!("a {} memory", draft.memory_type),
-                        why: format!("it holds {kind}; secrets are never saved"),
-                    });
-                }
+            let request = SaveRequest {
+                name: &draft.name,
+                memory_type: draft.memory_type,
+                description: &draft.description,
+                title: draft.title.as_deref(),
+                body: &draft.body,
+                session,
+            };
+            if let Some(kind) = request.secret_kind() {
+                // Not even the name is echoed: it may be the secret.
+                return Ok(Outcome::Refused {
+                    what: format!("a {} memory", draft.memory_type),
+                    why: format!("it holds {kind}; secrets are never saved"),
+                });
             }
             let what = format!("save {}", draft.name);
             if draft.body.len() > MAX_BODY_BYTES {
@@ -263,14 +267,6 @@ pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Resul
                     ),
                 });
             }
-            let request = SaveRequest {
-                name: &draft.name,
-                memory_type: draft.memory_type,
-                description: &draft.description,
-                title: draft.title.as_deref(),
-                body: &draft.body,
-                session,
-            };
             if let Err(e) = request.validate() {
                 return Ok(Outcome::Refused {
                     what,
@@ -366,7 +362,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
                 outcomes
             }
             Extractor::Agent(config) => {
-                let index = read_index(&job.memory_dir.join(INDEX_FILE))?;
+                let index = read_index(&job.memory_dir)?;
                 agent::run(config, job, &range.turns, &index)?
             }
         };

@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::input::{InputError, MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
 use crate::memory::index::Index;
-use crate::memory::store::{INDEX_FILE, StoreError, check_inside, read_index};
+use crate::memory::store::{INDEX_FILE, StoreError, read_memory_file};
 use crate::memory::taxonomy::{MemoryType, validate_name, validate_stored_name};
 use crate::memory::topic::TopicFile;
 
@@ -19,6 +20,28 @@ pub struct Memory {
     pub title: Option<String>,
     pub file: String,
     pub path: PathBuf,
+    /// The text after the frontmatter.
+    pub body: String,
+}
+
+/// A file of the memory dir that could not be read as a memory, and why (one line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileProblem {
+    pub file: String,
+    pub problem: String,
+}
+
+impl std::fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.problem)
+    }
+}
+
+/// The memories of a dir that could be read, and the files that could not.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    pub memories: Vec<Memory>,
+    pub problems: Vec<FileProblem>,
 }
 
 /// Folders and files in the memory dir that are not topic files (§2).
@@ -26,14 +49,12 @@ fn is_topic_file(name: &str) -> bool {
     name.ends_with(".md") && name != INDEX_FILE && !name.starts_with('.')
 }
 
-/// Read and parse one topic file; malformed frontmatter is an error naming the file.
+/// Read and parse one topic file: a regular file inside the memory dir, under the size cap,
+/// UTF-8, with frontmatter that parses; errors name the file.
 fn read_topic(dir: &Path, file: &str) -> Result<(String, TopicFile), StoreError> {
     let path = dir.join(file);
-    check_inside(dir, &path)?;
-    let bytes = std::fs::read(&path).map_err(|source| StoreError::Io {
-        path: path.clone(),
-        source,
-    })?;
+    let bytes = read_memory_file(dir, file, MAX_TOPIC_FILE_BYTES)?
+        .ok_or_else(|| StoreError::NotFound(file.trim_end_matches(".md").to_string()))?;
     parse_topic(path, bytes)
 }
 
@@ -45,11 +66,31 @@ fn parse_topic(path: PathBuf, bytes: Vec<u8>) -> Result<(String, TopicFile), Sto
     Ok((text, topic))
 }
 
-/// Every topic file, those the index names first (in its order), then the rest by name.
-pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
+/// `MEMORY.md` as a reader sees it: invalid UTF-8 replaced (and said, in `problems`), a
+/// missing index empty. Writers use [`crate::memory::store::read_index`], which refuses it.
+pub fn read_index_lossy(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<String, StoreError> {
+    let bytes = read_memory_file(dir, INDEX_FILE, MAX_INDEX_BYTES)?.unwrap_or_default();
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            problems.push(FileProblem {
+                file: INDEX_FILE.to_string(),
+                problem: "it is not valid UTF-8 (read with the bad bytes replaced; memdir doctor --fix repairs it)".into(),
+            });
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    };
+    Ok(text)
+}
+
+/// Every topic file that can be read, those the index names first (in its order), then the rest
+/// by name; a file that cannot be read (not a regular file, a symlink out of the dir, too big,
+/// bad frontmatter) is a problem of the listing, never a failure of the whole.
+pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
+    let mut listing = Listing::default();
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(listing),
         Err(source) => {
             return Err(StoreError::Io {
                 path: dir.to_path_buf(),
@@ -66,12 +107,12 @@ pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        if is_topic_file(&name) && !entry.path().is_dir() {
+        if is_topic_file(&name) && !entry.file_type().is_ok_and(|t| t.is_dir()) {
             files.push(name);
         }
     }
     files.sort();
-    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
+    let index = Index::parse(&read_index_lossy(dir, &mut listing.problems)?);
     // The first index line naming a file gives its place.
     let mut position = std::collections::HashMap::new();
     for (n, line) in index.entries().enumerate() {
@@ -79,15 +120,42 @@ pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
     }
     files.sort_by_key(|f| (position.get(f).copied().unwrap_or(usize::MAX), f.clone()));
 
-    files
-        .into_iter()
-        .map(|file| {
-            let (_, topic) = read_topic(dir, &file)?;
-            let name = file.trim_end_matches(".md").to_string();
-            let path = dir.join(&file);
-            Ok(Memory::new(&name, file, path, &topic, &index))
-        })
-        .collect()
+    for file in files {
+        match read_topic(dir, &file) {
+            Ok((_, topic)) => {
+                let name = file.trim_end_matches(".md").to_string();
+                let path = dir.join(&file);
+                listing
+                    .memories
+                    .push(Memory::new(&name, file, path, topic, &index));
+            }
+            Err(e) => listing.problems.push(FileProblem {
+                problem: problem_text(&e),
+                file,
+            }),
+        }
+    }
+    Ok(listing)
+}
+
+/// What is wrong with a file, without repeating its path.
+pub(crate) fn problem_text(e: &StoreError) -> String {
+    match e {
+        StoreError::Topic { source, .. } => source.to_string(),
+        StoreError::NotUtf8(_) => "it is not valid UTF-8".into(),
+        StoreError::Input(InputError::NotRegular { kind, .. }) => {
+            format!("it is not a regular file (it is {kind}); memdir never opens it")
+        }
+        StoreError::Input(InputError::TooLarge { cap, .. }) => format!(
+            "it is over the {} limit of a topic file; memdir does not read it",
+            crate::input::format_bytes(*cap)
+        ),
+        StoreError::Outside { target, .. } => format!(
+            "it is a symlink to {}, outside the memory dir; memdir never follows it",
+            target.display()
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// One memory by name: its summary and its file's text.
@@ -95,12 +163,13 @@ pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile)
     validate_stored_name(name)?;
     let file = format!("{name}.md");
     let path = dir.join(&file);
-    if !path.is_file() {
-        return Err(StoreError::NotFound(name.to_string()));
-    }
     let (text, topic) = read_topic(dir, &file)?;
-    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
-    Ok((Memory::new(name, file, path, &topic, &index), text, topic))
+    let index = Index::parse(&read_index_lossy(dir, &mut Vec::new())?);
+    Ok((
+        Memory::new(name, file, path, topic.clone(), &index),
+        text,
+        topic,
+    ))
 }
 
 /// One memory as it was in a commit: its summary and its file's text.
@@ -124,19 +193,24 @@ pub fn read_memory_at(
         Some((_, id)) => Index::parse(&String::from_utf8_lossy(&repo.blob(*id)?)),
         None => Index::default(),
     };
-    Ok((Memory::new(name, file, path, &topic, &index), text, topic))
+    Ok((
+        Memory::new(name, file, path, topic.clone(), &index),
+        text,
+        topic,
+    ))
 }
 
 impl Memory {
     /// A memory's summary from its parsed file and the index that may name it.
-    fn new(name: &str, file: String, path: PathBuf, topic: &TopicFile, index: &Index) -> Memory {
+    fn new(name: &str, file: String, path: PathBuf, topic: TopicFile, index: &Index) -> Memory {
         Memory {
             name: name.to_string(),
             memory_type: topic.memory_type,
-            description: topic.description.clone(),
+            description: topic.description,
             title: index.entry_for(&file).map(|e| e.title),
             file,
             path,
+            body: topic.body,
         }
     }
 

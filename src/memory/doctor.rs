@@ -6,10 +6,13 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
+use crate::input::{MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
+use crate::memory::catalog::problem_text;
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, invisible_entries, measure_index};
 use crate::memory::store::{
-    INDEX_FILE, Op, Scan, Store, StoreError, commit_message, index_size_warnings, read_index,
+    INDEX_FILE, Op, Scan, State, Store, StoreError, commit_message, index_size_warnings,
+    read_index, read_memory_file,
 };
 use crate::memory::taxonomy::validate_name;
 use crate::memory::topic::TopicFile;
@@ -29,6 +32,14 @@ pub enum Kind {
     InvalidFrontmatter,
     /// A topic file without a type.
     Untyped,
+    /// `MEMORY.md` that memdir will not read as it is (a symlink, a FIFO, over 4 MiB, not UTF-8).
+    BadIndex,
+    /// A `*.md` entry that is not a regular file memdir reads (a symlink, a FIFO, too big).
+    UnreadableFile,
+    /// An index line whose link leaves the memory dir (an absolute path, `..`).
+    OutsideLink,
+    /// A topic file whose frontmatter `name` is not its file name.
+    NameMismatch,
     /// The index past 80 % of Claude Code's load caps, or over them.
     IndexSize,
     /// Objects no ref or reflog reaches, whose content history does not hold either.
@@ -49,6 +60,10 @@ impl Kind {
             Kind::Duplicate => "duplicate",
             Kind::InvalidFrontmatter => "invalid-frontmatter",
             Kind::Untyped => "untyped",
+            Kind::BadIndex => "bad-index",
+            Kind::UnreadableFile => "unreadable",
+            Kind::OutsideLink => "outside-link",
+            Kind::NameMismatch => "name-mismatch",
             Kind::IndexSize => "index-size",
             Kind::Unreachable => "unreachable",
             Kind::Garbage => "garbage",
@@ -82,6 +97,25 @@ fn finding(kind: Kind, subject: impl Into<String>, detail: impl Into<String>) ->
     }
 }
 
+/// `MEMORY.md` as doctor finds it.
+enum IndexHealth {
+    Fine(String),
+    NotUtf8(Vec<u8>),
+    /// Not to be read at all; why.
+    Unusable(String),
+}
+
+/// Whether an index link leaves the memory dir: an absolute path or one that climbs out with
+/// `..` (web links and plain file names do not).
+fn leaves_memory_dir(link: &str) -> bool {
+    if link.contains("://") {
+        return false;
+    }
+    link.starts_with(['/', '\\', '~'])
+        || link.as_bytes().get(1) == Some(&b':')
+        || link.split(['/', '\\']).any(|part| part == "..")
+}
+
 impl Store {
     /// Examine the memory dir; with `fix`, repair what is safe first (pending changes committed,
     /// valid orphans indexed, dangling lines dropped, each its own commit) and report the rest.
@@ -96,12 +130,61 @@ impl Store {
         Ok(findings)
     }
 
+    /// The work tree's `MEMORY.md` as doctor can use it.
+    fn index_health(&self, state: &State) -> Result<IndexHealth, StoreError> {
+        if state.unreadable.contains(INDEX_FILE) {
+            return Ok(IndexHealth::Unusable(problem_text(&self.index_refusal())));
+        }
+        match read_memory_file(&self.dir, INDEX_FILE, MAX_INDEX_BYTES) {
+            Ok(None) => Ok(IndexHealth::Fine(String::new())),
+            Ok(Some(bytes)) => Ok(match String::from_utf8(bytes) {
+                Ok(text) => IndexHealth::Fine(text),
+                Err(e) => IndexHealth::NotUtf8(e.into_bytes()),
+            }),
+            Err(e) if e.is_invalid_input() => Ok(IndexHealth::Unusable(problem_text(&e))),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Everything inconsistent now, without changing anything.
     fn examine(&self) -> Result<Vec<Finding>, StoreError> {
         let mut out = Vec::new();
         let state = self.state(Scan::Full, None)?;
-        let index_text = read_index(&self.dir.join(INDEX_FILE))?;
-        let index = Index::parse(&index_text);
+        let index_text = match self.index_health(&state)? {
+            IndexHealth::Fine(text) => Some(text),
+            IndexHealth::NotUtf8(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let line = text
+                    .lines()
+                    .position(|l| l.contains('\u{FFFD}'))
+                    .map_or(1, |n| n + 1);
+                out.push(finding(
+                    Kind::BadIndex,
+                    INDEX_FILE,
+                    format!("it is not valid UTF-8 (line {line}); --fix keeps it as it is in history, then replaces the bad bytes"),
+                ));
+                Some(text)
+            }
+            IndexHealth::Unusable(why) => {
+                out.push(finding(
+                    Kind::BadIndex,
+                    INDEX_FILE,
+                    format!("{why}; replace it with a regular file (its lines are not checked until then)"),
+                ));
+                None
+            }
+        };
+        for name in state.unreadable.iter().filter(|n| n.as_str() != INDEX_FILE) {
+            let why = match read_memory_file(&self.dir, name, MAX_TOPIC_FILE_BYTES) {
+                Err(e) => problem_text(&e),
+                Ok(_) => "it is a symlink; memdir reads and commits only regular files".into(),
+            };
+            out.push(finding(
+                Kind::UnreadableFile,
+                name,
+                format!("{why} (never committed)"),
+            ));
+        }
 
         let mut changed: BTreeSet<&str> = BTreeSet::new();
         for (name, work) in &state.work {
@@ -123,13 +206,14 @@ impl Store {
             ));
         }
 
+        let index = Index::parse(index_text.as_deref().unwrap_or_default());
         let mut linked: BTreeMap<String, usize> = BTreeMap::new();
         for (_, entry) in index.entries() {
             *linked.entry(entry.file_name().to_string()).or_default() += 1;
         }
         let mut names_by_frontmatter: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for name in state.work.keys().filter(|n| n.as_str() != INDEX_FILE) {
-            if !linked.contains_key(name) {
+            if index_text.is_some() && !linked.contains_key(name) {
                 let detail = if state.tree.contains_key(name.as_bytes()) {
                     "not named by MEMORY.md"
                 } else {
@@ -137,15 +221,21 @@ impl Store {
                 };
                 out.push(finding(Kind::Orphan, name, detail));
             }
-            let text =
-                String::from_utf8_lossy(&std::fs::read(self.dir.join(name)).unwrap_or_default())
-                    .into_owned();
+            let bytes = read_memory_file(&self.dir, name, MAX_TOPIC_FILE_BYTES)?;
+            let text = String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned();
             match TopicFile::parse(&text) {
                 Ok(topic) => {
                     if topic.memory_type.is_none() {
                         out.push(finding(Kind::Untyped, name, "no type: in its frontmatter"));
                     }
                     if let Some(front_name) = topic.name {
+                        if front_name != name.trim_end_matches(".md") {
+                            out.push(finding(
+                                Kind::NameMismatch,
+                                name,
+                                format!("its frontmatter says name: {front_name}"),
+                            ));
+                        }
                         names_by_frontmatter
                             .entry(front_name)
                             .or_default()
@@ -154,6 +244,13 @@ impl Store {
                 }
                 Err(e) => out.push(finding(Kind::InvalidFrontmatter, name, e.to_string())),
             }
+        }
+        for file in linked.keys().filter(|f| leaves_memory_dir(f)) {
+            out.push(finding(
+                Kind::OutsideLink,
+                file,
+                "MEMORY.md links it, outside the memory dir; a memory is a file in the memory dir",
+            ));
         }
         for (file, count) in &linked {
             if *count > 1 {
@@ -181,6 +278,7 @@ impl Store {
                 ));
             }
         }
+        let index_text = index_text.unwrap_or_default();
         let size = measure_index(&index_text);
         if size.lines > MAX_INDEX_LINES || size.units > MAX_INDEX_UNITS {
             let hidden: Vec<String> = invisible_entries(&index_text)
@@ -266,9 +364,48 @@ impl Store {
         Ok(out)
     }
 
+    /// An index that is not UTF-8: first committed exactly as found (so no byte is lost), then
+    /// with the bad bytes replaced by U+FFFD, as Claude Code's decoder reads it.
+    fn repair_utf8(&mut self, state: &mut State, bytes: &[u8]) -> Result<Finding, StoreError> {
+        let found = self.repo.blob_id(bytes)?;
+        if state.tree.get(INDEX_FILE.as_bytes()).map(|(_, id)| *id) != Some(found) {
+            let message = commit_message(
+                Op::Adopt,
+                "index",
+                INDEX_FILE,
+                "as found, not valid UTF-8 (kept by memdir doctor --fix before repairing it)",
+                None,
+            );
+            self.write_and_commit(state, &[(INDEX_FILE, Some(bytes), "")], &message)?;
+        }
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let message = commit_message(
+            Op::Update,
+            "index",
+            INDEX_FILE,
+            "invalid UTF-8 replaced by U+FFFD (memdir doctor --fix); the commit before holds the bytes as found",
+            None,
+        );
+        let commit =
+            self.write_and_commit(state, &[(INDEX_FILE, Some(text.as_bytes()), "")], &message)?;
+        Ok(Finding {
+            kind: Kind::BadIndex,
+            subject: INDEX_FILE.into(),
+            detail: "invalid UTF-8 replaced (the bytes as found are in the commit before)".into(),
+            fixed: Some(commit),
+        })
+    }
+
     /// The safe repairs, each its own commit.
     fn repair(&mut self) -> Result<Vec<Finding>, StoreError> {
         let mut fixed = Vec::new();
+        let mut state = self.state(Scan::Full, None)?;
+        match self.index_health(&state)? {
+            // Nothing that touches the index is safe while it cannot be read.
+            IndexHealth::Unusable(_) => return Ok(fixed),
+            IndexHealth::NotUtf8(bytes) => fixed.push(self.repair_utf8(&mut state, &bytes)?),
+            IndexHealth::Fine(_) => {}
+        }
         let adoption = self.adopt(None)?;
         for (id, subject) in &adoption.commits {
             fixed.push(Finding {
@@ -279,10 +416,9 @@ impl Store {
             });
         }
         let mut state = self.state(Scan::Full, None)?;
-        let index_path = self.dir.join(INDEX_FILE);
 
         // Valid orphans get their index line.
-        let mut index = Index::parse(&read_index(&index_path)?);
+        let mut index = Index::parse(&read_index(&self.dir)?);
         let linked: HashSet<String> = index
             .entries()
             .map(|(_, e)| e.file_name().to_string())
@@ -295,7 +431,8 @@ impl Store {
             .collect();
         for file in orphans {
             let name = file.trim_end_matches(".md");
-            let bytes = std::fs::read(self.dir.join(&file)).unwrap_or_default();
+            let bytes =
+                read_memory_file(&self.dir, &file, MAX_TOPIC_FILE_BYTES)?.unwrap_or_default();
             let Some(topic) = std::str::from_utf8(&bytes)
                 .ok()
                 .and_then(|t| TopicFile::parse(t).ok())
@@ -340,7 +477,7 @@ impl Store {
         }
 
         // Dangling lines are dropped (history keeps them).
-        let mut index = Index::parse(&read_index(&index_path)?);
+        let mut index = Index::parse(&read_index(&self.dir)?);
         let dangling: Vec<String> = index
             .entries()
             .map(|(_, e)| e.file_name().to_string())

@@ -150,8 +150,7 @@ impl Store {
         validate_name(name)?;
         let file = format!("{name}.md");
         let mut state = self.state(Scan::Full, Some(&file))?;
-        let adoption = self.adopt_in(&mut state, session)?;
-        if state.work.contains_key(&file) {
+        if state.work.contains_key(&file) || state.unreadable.contains(&file) {
             return Err(StoreError::InvalidInput(format!(
                 "{name} exists; restore brings back deleted memories (see `memdir show {name} --at REV`)"
             )));
@@ -175,6 +174,8 @@ impl Store {
             None => String::new(),
         };
         let (memory_type, description, _) = self.describe(&file, &topic, &mut Adoption::default());
+        // Only now, with nothing left to refuse, is what others left adopted.
+        let adoption = self.adopt_in(&mut state, session)?;
         let line = Index::parse(&old_index)
             .entry_for(&file)
             .unwrap_or_else(|| IndexLine {
@@ -182,7 +183,7 @@ impl Store {
                 file: file.clone(),
                 hook: (!description.is_empty()).then(|| description.clone()),
             });
-        let mut index = Index::parse(&read_index(&self.dir.join(INDEX_FILE))?);
+        let mut index = Index::parse(&read_index(&self.dir)?);
         index.upsert(&line);
         let index_text = index.render();
         let message = commit_message(Op::Restore, memory_type, name, &description, session);

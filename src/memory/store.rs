@@ -15,6 +15,7 @@ use gix::ObjectId;
 use gix::bstr::BString;
 use gix::objs::tree::EntryKind;
 
+use crate::input::{MAX_BODY_BYTES, MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
 use crate::memory::index::{Index, IndexLine, IndexLineError};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, measure_index};
 use crate::memory::taxonomy::{InvalidName, MemoryType, validate_name, validate_stored_name};
@@ -44,6 +45,10 @@ pub enum StoreError {
     Outside { path: PathBuf, target: PathBuf },
     #[error("{} is not valid UTF-8", .0.display())]
     NotUtf8(PathBuf),
+    #[error("{} is not valid UTF-8; memdir doctor --fix keeps it as it is in history and repairs it", .0.display())]
+    IndexNotUtf8(PathBuf),
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -56,8 +61,12 @@ pub enum StoreError {
 impl StoreError {
     /// Whether the error is the caller's input (exit 2), not a failure of the machine (exit 1).
     pub fn is_invalid_input(&self) -> bool {
-        matches!(self, StoreError::Repo(e) if e.is_refusal())
-            || !matches!(self, StoreError::Io { .. } | StoreError::Repo(_))
+        match self {
+            StoreError::Repo(e) => e.is_refusal(),
+            StoreError::Input(e) => e.is_refusal(),
+            StoreError::Io { .. } => false,
+            _ => true,
+        }
     }
 }
 
@@ -137,6 +146,11 @@ fn type_label(memory_type: Option<MemoryType>) -> &'static str {
     memory_type.map_or("untyped", MemoryType::as_str)
 }
 
+/// A description is one line that says what the memory is (the index line shows its start).
+pub const MAX_DESCRIPTION_CHARS: usize = 1000;
+/// An index line's title.
+pub const MAX_TITLE_CHARS: usize = 200;
+
 /// A save or update as a user or an agent asks for it.
 #[derive(Debug, Clone)]
 pub struct SaveRequest<'a> {
@@ -167,6 +181,30 @@ impl SaveRequest<'_> {
         if self.description.trim().is_empty() {
             return Err(StoreError::InvalidInput("the description is empty".into()));
         }
+        let too_long = |what: &str, len: usize, cap: usize| {
+            StoreError::InvalidInput(format!(
+                "the {what} is {len} characters; at most {cap} (the rest belongs in the body)"
+            ))
+        };
+        let description_len = self.description.chars().count();
+        if description_len > MAX_DESCRIPTION_CHARS {
+            return Err(too_long(
+                "description",
+                description_len,
+                MAX_DESCRIPTION_CHARS,
+            ));
+        }
+        if let Some(title) = self.title
+            && title.chars().count() > MAX_TITLE_CHARS
+        {
+            return Err(too_long("title", title.chars().count(), MAX_TITLE_CHARS));
+        }
+        if self.body.len() as u64 > MAX_BODY_BYTES {
+            return Err(StoreError::Input(crate::input::InputError::TooLarge {
+                what: format!("the body ({} bytes)", self.body.len()),
+                cap: MAX_BODY_BYTES,
+            }));
+        }
         if self.body.trim().is_empty() {
             return Err(StoreError::InvalidInput("the body is empty".into()));
         }
@@ -181,6 +219,44 @@ impl SaveRequest<'_> {
             self.description,
         )?;
         Ok(())
+    }
+
+    /// Every field this save writes somewhere (the file name, the index line, the frontmatter,
+    /// the body), by name.
+    fn written_fields(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("name", Some(self.name)),
+            ("title", self.title),
+            ("description", Some(self.description)),
+            ("body", Some(self.body)),
+        ]
+        .into_iter()
+        .filter_map(|(field, text)| Some((field, text?)))
+    }
+
+    /// Every secret in a field this save writes, as people read it: `a GitHub token in the
+    /// title (ghp_****)`, `… on line 3 of the body (…)`. Never the value itself.
+    pub fn secret_findings(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for (field, text) in self.written_fields() {
+            for finding in crate::secrets::scan(text) {
+                found.push(if field == "body" {
+                    format!(
+                        "{} on line {} of the body ({})",
+                        finding.kind, finding.line, finding.excerpt
+                    )
+                } else {
+                    format!("{} in the {field} ({})", finding.kind, finding.excerpt)
+                });
+            }
+        }
+        found
+    }
+
+    /// The first kind of secret in any field this save writes.
+    pub fn secret_kind(&self) -> Option<&'static str> {
+        self.written_fields()
+            .find_map(|(_, text)| crate::secrets::find(text))
     }
 
     /// The title given, else one made from the name (`pre-commit-lint` → `Pre commit lint`).
@@ -244,6 +320,17 @@ pub(crate) struct State {
     pub(crate) parent: Option<ObjectId>,
     pub(crate) tree: TreeMap,
     pub(crate) work: WorkTree,
+    /// `*.md` entries memdir will not read (a symlink, a FIFO, a file over its cap): never
+    /// committed, never taken for deleted; `doctor` reports them.
+    pub(crate) unreadable: BTreeSet<String>,
+}
+
+/// A top-level `*.md` entry of the work tree as a mutation sees it.
+enum Entry {
+    Missing,
+    /// There, but not a regular file memdir reads.
+    Unreadable,
+    File(WorkFile),
 }
 
 /// How much of the work tree a mutation looks at before it starts.
@@ -300,7 +387,11 @@ impl Store {
     /// Top-level `*.md` regular files and their blob ids, hashing only those whose stat data
     /// does not prove them unchanged since `.git/index` was written (as `git status` does).
     /// Temp files left by a writer that died are removed on the way (the lock is held).
-    fn scan(&self, index: Option<&WorktreeIndex>) -> Result<WorkTree, StoreError> {
+    fn scan(
+        &self,
+        index: Option<&WorktreeIndex>,
+        unreadable: &mut BTreeSet<String>,
+    ) -> Result<WorkTree, StoreError> {
         let mut out = WorkTree::new();
         for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
             let entry = entry.map_err(io_error(&self.dir))?;
@@ -315,39 +406,43 @@ impl Store {
             if !name.ends_with(".md") || name.starts_with('.') {
                 continue;
             }
-            if let Some(file) = self.work_file(&name, index)? {
-                out.insert(name, file);
+            match self.work_file(&name, index)? {
+                Entry::File(file) => {
+                    out.insert(name, file);
+                }
+                Entry::Unreadable => {
+                    unreadable.insert(name);
+                }
+                Entry::Missing => {}
             }
         }
         Ok(out)
     }
 
-    /// One top-level file as it is now: `None` unless it is a regular file. Its content is
-    /// hashed unless `.git/index` proves it unchanged.
-    fn work_file(
-        &self,
-        name: &str,
-        index: Option<&WorktreeIndex>,
-    ) -> Result<Option<WorkFile>, StoreError> {
+    /// One top-level file as it is now. Its content is hashed unless `.git/index` proves it
+    /// unchanged; anything but a regular file under its cap is never read.
+    fn work_file(&self, name: &str, index: Option<&WorktreeIndex>) -> Result<Entry, StoreError> {
         let path = self.dir.join(name);
         let (stat, is_file) = match crate::repo::file_stat(&path) {
             Ok(found) => found,
             Err(RepoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(None);
+                return Ok(Entry::Missing);
             }
             Err(e) => return Err(e.into()),
         };
         if !is_file {
-            return Ok(None);
+            return Ok(Entry::Unreadable);
         }
         let id = match index.and_then(|index| index.unchanged_id(name, &stat)) {
             Some(id) => id,
-            None => {
-                let bytes = std::fs::read(&path).map_err(io_error(&path))?;
-                self.repo.blob_id(&bytes)?
-            }
+            None => match read_memory_file(&self.dir, name, cap_of(name)) {
+                Ok(Some(bytes)) => self.repo.blob_id(&bytes)?,
+                Ok(None) => return Ok(Entry::Missing),
+                Err(StoreError::Input(e)) if e.is_refusal() => return Ok(Entry::Unreadable),
+                Err(e) => return Err(e),
+            },
         };
-        Ok(Some(WorkFile { id, stat }))
+        Ok(Entry::File(WorkFile { id, stat }))
     }
 
     /// HEAD and the work tree, read once at the start of a mutation. With `Scan::IfChanged`
@@ -359,6 +454,7 @@ impl Store {
     /// full.
     pub(crate) fn state(&self, scan: Scan, target: Option<&str>) -> Result<State, StoreError> {
         let index = self.repo.open_index();
+        let mut unreadable = BTreeSet::new();
         let work = match (&index, scan) {
             (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => {
                 let mut work: WorkTree = index
@@ -368,19 +464,26 @@ impl Store {
                     .collect();
                 // Never update or delete a file whose latest content is not in history.
                 if let Some(target) = target {
+                    work.remove(target);
                     match self.work_file(target, Some(index))? {
-                        Some(file) => work.insert(target.to_string(), file),
-                        None => work.remove(target),
-                    };
+                        Entry::File(file) => {
+                            work.insert(target.to_string(), file);
+                        }
+                        Entry::Unreadable => {
+                            unreadable.insert(target.to_string());
+                        }
+                        Entry::Missing => {}
+                    }
                 }
                 work
             }
-            _ => self.scan(index.as_ref())?,
+            _ => self.scan(index.as_ref(), &mut unreadable)?,
         };
         Ok(State {
             parent: self.repo.head_commit()?,
             tree: self.repo.head_tree()?,
             work,
+            unreadable,
         })
     }
 
@@ -429,9 +532,12 @@ impl Store {
         Ok(seen == index.work_files().len())
     }
 
+    /// A work-tree file memdir is about to commit: a regular file inside the memory dir.
     fn read(&self, file: &str) -> Result<Vec<u8>, StoreError> {
-        let path = self.dir.join(file);
-        std::fs::read(&path).map_err(io_error(&path))
+        read_memory_file(&self.dir, file, cap_of(file))?.ok_or_else(|| StoreError::Io {
+            path: self.dir.join(file),
+            source: std::io::ErrorKind::NotFound.into(),
+        })
     }
 
     /// Commit what an agent (or an interrupted save) left in the work tree: one `adopt` commit
@@ -449,6 +555,10 @@ impl Store {
     ) -> Result<Adoption, StoreError> {
         let mut adoption = Adoption::default();
         let work = &state.work;
+        if state.unreadable.contains(INDEX_FILE) {
+            // Never take an index memdir will not read for a deleted one.
+            return Err(self.index_refusal());
+        }
         if work_matches_tree(work, &state.tree) {
             return Ok(adoption);
         }
@@ -461,7 +571,7 @@ impl Store {
                 head_index_text.clone()
             }
             Some(_) => String::from_utf8(self.read(INDEX_FILE)?)
-                .map_err(|_| StoreError::NotUtf8(self.dir.join(INDEX_FILE)))?,
+                .map_err(|_| StoreError::IndexNotUtf8(self.dir.join(INDEX_FILE)))?,
             None => String::new(),
         };
         let linked: BTreeSet<String> = Index::parse(&work_index_text)
@@ -480,6 +590,10 @@ impl Store {
         names.remove(INDEX_FILE);
         let mut complete = Vec::new();
         for name in names {
+            if state.unreadable.contains(name) {
+                // Neither adopted nor taken for deleted: doctor reports it.
+                continue;
+            }
             let in_work = work.get(name).map(|w| w.id);
             let in_head = state.tree.get(name.as_bytes()).map(|(_, id)| *id);
             if in_work == in_head {
@@ -539,6 +653,17 @@ impl Store {
         state.tree = tree;
         state.parent = parent;
         Ok(adoption)
+    }
+
+    /// Why the work tree's `MEMORY.md` cannot be read: the reader's own refusal, or a symlink.
+    pub(crate) fn index_refusal(&self) -> StoreError {
+        match self.read(INDEX_FILE) {
+            Err(e) => e,
+            Ok(_) => StoreError::InvalidInput(format!(
+                "{} is a symlink: memdir reads and commits only a regular MEMORY.md",
+                self.dir.join(INDEX_FILE).display()
+            )),
+        }
     }
 
     /// The type, description and name of a topic file for an adopt commit.
@@ -676,11 +801,11 @@ impl Store {
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
         let mut state = self.state(Scan::IfChanged, Some(&file))?;
-        let mut adoption = self.adopt_in(&mut state, request.session)?;
         let mut warnings = Vec::new();
 
-        let existing = match std::fs::read(&path) {
-            Ok(bytes) => {
+        // Everything that can refuse is checked before anything is adopted or written.
+        let existing = match read_memory_file(&self.dir, &file, MAX_TOPIC_FILE_BYTES)? {
+            Some(bytes) => {
                 let text =
                     String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
                 let topic = TopicFile::parse(&text).map_err(|source| StoreError::Topic {
@@ -689,8 +814,7 @@ impl Store {
                 })?;
                 Some((text, topic))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io_error(&path)(e)),
+            None => None,
         };
         let topic = match &existing {
             Some((_, topic)) => topic
@@ -712,8 +836,18 @@ impl Store {
             ),
         };
         let topic_text = topic.render();
+        // Never write a file memdir itself could not read back.
+        TopicFile::parse(&topic_text)
+            .map_err(|e| StoreError::InvalidInput(format!("{file} would not read back: {e}")))?;
+        if topic_text.len() as u64 > MAX_TOPIC_FILE_BYTES {
+            return Err(StoreError::InvalidInput(format!(
+                "{file} would be {} bytes, over the {} limit of a topic file",
+                topic_text.len(),
+                crate::input::format_bytes(MAX_TOPIC_FILE_BYTES)
+            )));
+        }
 
-        let index_text = read_index(&index_path)?;
+        let index_text = read_index(&self.dir)?;
         let mut index = Index::parse(&index_text);
         let title = match (request.title, index.entry_for(&file)) {
             (None, Some(entry)) => entry.title,
@@ -729,6 +863,7 @@ impl Store {
         index.upsert(&line);
         let new_index_text = index.render();
 
+        let mut adoption = self.adopt_in(&mut state, request.session)?;
         let tracked = state.tree.contains_key(file.as_bytes());
         if let Some((text, _)) = &existing
             && *text == topic_text
@@ -837,14 +972,23 @@ impl Store {
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
         let mut state = self.state(Scan::IfChanged, Some(&file))?;
+        let exists = state.work.contains_key(&file) || state.unreadable.contains(&file);
+        if !exists
+            && Index::parse(&read_index(&self.dir)?)
+                .entry_for(&file)
+                .is_none()
+        {
+            // Refused before anything is adopted: exit 2 changes nothing.
+            return Err(StoreError::NotFound(name.to_string()));
+        }
         let mut adoption = self.adopt_in(&mut state, session)?;
         if let Some(kept) = self.keep_in_history(&mut state, &file, session)? {
             adoption.commits.push(kept);
         }
-        let mut index = Index::parse(&read_index(&index_path)?);
+        let mut index = Index::parse(&read_index(&self.dir)?);
         let had_line = index.remove(&file);
-        let (memory_type, description) = match std::fs::read(&path) {
-            Ok(bytes) => {
+        let (memory_type, description) = match read_memory_file(&self.dir, &file, cap_of(&file)) {
+            Ok(Some(bytes)) => {
                 let topic = std::str::from_utf8(&bytes)
                     .ok()
                     .and_then(|t| TopicFile::parse(t).ok());
@@ -853,13 +997,11 @@ impl Store {
                     topic.and_then(|t| t.description).unwrap_or_default(),
                 )
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if !had_line {
-                    return Err(StoreError::NotFound(name.to_string()));
-                }
-                ("untyped", String::new())
-            }
-            Err(e) => return Err(io_error(&path)(e)),
+            // Only the line is left, or the file is one memdir never reads (a FIFO, a file over
+            // its cap): it goes unread.
+            Ok(None) => ("untyped", String::new()),
+            Err(e) if e.is_invalid_input() => ("untyped", String::new()),
+            Err(e) => return Err(e),
         };
         let new_index_text = index.render();
         let mut steps: Vec<(&str, Option<&[u8]>, &str)> = Vec::new();
@@ -910,12 +1052,33 @@ fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or_default().to_string()
 }
 
-/// `MEMORY.md`'s text; empty when it does not exist.
-pub fn read_index(path: &Path) -> Result<String, StoreError> {
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.to_path_buf())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(io_error(path)(e)),
+/// The size cap of a memory-dir file memdir reads: the index's, or a topic file's.
+fn cap_of(file: &str) -> u64 {
+    if file == INDEX_FILE {
+        MAX_INDEX_BYTES
+    } else {
+        MAX_TOPIC_FILE_BYTES
+    }
+}
+
+/// `MEMORY.md`'s text, for a writer; empty when it does not exist. An index that is not a
+/// regular file inside the memory dir, is over Claude Code's 4 MiB read limit or is not UTF-8
+/// is refused (`memdir doctor` says what is wrong; `--fix` repairs bad UTF-8).
+pub fn read_index(dir: &Path) -> Result<String, StoreError> {
+    let bytes = read_memory_file(dir, INDEX_FILE, MAX_INDEX_BYTES)?.unwrap_or_default();
+    String::from_utf8(bytes).map_err(|_| StoreError::IndexNotUtf8(dir.join(INDEX_FILE)))
+}
+
+/// A file of the memory dir, or `None` when there is none: only a regular file (a FIFO or a
+/// device is refused without a blocking open), only inside the memory dir (a symlink that
+/// leaves it is refused), and only up to `cap` bytes.
+pub fn read_memory_file(dir: &Path, file: &str, cap: u64) -> Result<Option<Vec<u8>>, StoreError> {
+    let path = dir.join(file);
+    check_inside(dir, &path)?;
+    match crate::input::read_regular(&path, cap) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 

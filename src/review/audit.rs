@@ -18,9 +18,9 @@ use regex::Regex;
 use crate::Error;
 use crate::extract::builtin::{Fingerprint, is_derivable};
 use crate::extract::dates::relative_phrase;
-use crate::memory::catalog::{list_memories, read_memory};
+use crate::memory::catalog::{FileProblem, list_memories, read_index_lossy};
 use crate::memory::index::{Index, MAX_LINE_UNITS};
-use crate::memory::store::{INDEX_FILE, read_index};
+use crate::memory::store::INDEX_FILE;
 use crate::memory::taxonomy::MemoryType;
 use crate::review::verify::{Status, Subject, verify};
 use crate::stack::{Scope, StackFile};
@@ -137,19 +137,35 @@ struct Entry {
     fingerprint: Fingerprint,
 }
 
-fn read_layer(dir: &Path, layer: Layer) -> Result<Vec<Entry>, Error> {
-    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
+/// The memories of one layer; files that cannot be read go to `unreadable` (named as from the
+/// memory dir: `team/` for the team layer).
+fn read_layer(
+    dir: &Path,
+    layer: Layer,
+    unreadable: &mut Vec<FileProblem>,
+) -> Result<Vec<Entry>, Error> {
+    let listing = list_memories(dir)?;
+    let index = Index::parse(&read_index_lossy(dir, &mut Vec::new())?);
     let lines: HashMap<String, String> = index
         .entries()
         .map(|(_, line)| (line.file_name().to_string(), line.render()))
         .collect();
+    let prefix = if layer == Layer::TeamMemory {
+        "team/"
+    } else {
+        ""
+    };
+    unreadable.extend(listing.problems.into_iter().map(|p| FileProblem {
+        file: format!("{prefix}{}", p.file),
+        problem: p.problem,
+    }));
     let mut out = Vec::new();
-    for memory in list_memories(dir)? {
-        let body = match read_memory(dir, &memory.name) {
-            Ok((_, _, topic)) => topic.body,
-            Err(_) => String::new(),
-        };
-        let text = format!("{}\n{body}", memory.description.unwrap_or_default());
+    for memory in listing.memories {
+        let text = format!(
+            "{}\n{}",
+            memory.description.unwrap_or_default(),
+            memory.body
+        );
         out.push(Entry {
             layer,
             index_line: lines.get(&memory.file).cloned(),
@@ -162,12 +178,21 @@ fn read_layer(dir: &Path, layer: Layer) -> Result<Vec<Entry>, Error> {
     Ok(out)
 }
 
+/// What a review found: one proposal per memory and per instruction-file problem, and the
+/// memory files it could not read.
+#[derive(Debug)]
+pub struct Review {
+    pub proposals: Vec<Proposal>,
+    pub unreadable: Vec<FileProblem>,
+}
+
 /// Audit every layer; one proposal per memory, plus one per problem in an instruction file.
-pub fn audit(inputs: &Inputs<'_>) -> Result<Vec<Proposal>, Error> {
-    let mut entries = read_layer(inputs.memory_dir, Layer::AutoMemory)?;
+pub fn audit(inputs: &Inputs<'_>) -> Result<Review, Error> {
+    let mut unreadable = Vec::new();
+    let mut entries = read_layer(inputs.memory_dir, Layer::AutoMemory, &mut unreadable)?;
     let team_dir = inputs.memory_dir.join("team");
     if team_dir.join(INDEX_FILE).is_file() {
-        entries.extend(read_layer(&team_dir, Layer::TeamMemory)?);
+        entries.extend(read_layer(&team_dir, Layer::TeamMemory, &mut unreadable)?);
     }
     let subjects: Vec<Subject> = entries
         .iter()
@@ -246,7 +271,10 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Vec<Proposal>, Error> {
         proposals.push(proposal);
     }
     proposals.extend(instruction_problems(inputs, &stale));
-    Ok(proposals)
+    Ok(Review {
+        proposals,
+        unreadable,
+    })
 }
 
 /// The first sentence of a memory's body, where its statement is.

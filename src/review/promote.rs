@@ -278,7 +278,10 @@ fn read_source(memory_dir: &Path, name: &str) -> Result<Source, PromoteError> {
         name: name.to_string(),
         reason,
     };
-    if let Some(kind) = crate::secrets::find(&text) {
+    // The index line's title is written into the rule's heading: it is looked at too.
+    let indexed_title = memory.title.clone().unwrap_or_default();
+    if let Some(kind) = crate::secrets::find(&text).or_else(|| crate::secrets::find(&indexed_title))
+    {
         return Err(refuse(format!(
             "it holds {kind}; remove it from the memory first (instructions are shared)"
         )));
@@ -525,7 +528,22 @@ pub fn promote(places: &Places, request: &Request<'_>) -> Result<Promoted, Promo
         reconciled: None,
     };
     let (outcome, diff) = match &target.repo {
-        Some(repo) => on_branch(repo, &target, &source, request.to, &branch, &mut proposal)?,
+        Some(repo) => {
+            let recorded = proposals::load_all(&places.memory_dir)?
+                .0
+                .into_iter()
+                .find(|p| {
+                    p.memory == source.name
+                        && p.branch.as_deref() == Some(branch.as_str())
+                        && p.repo.as_deref() == Some(repo.workdir())
+                })
+                .and_then(|p| p.commit);
+            let branch = Branch {
+                name: &branch,
+                recorded: recorded.as_deref(),
+            };
+            on_branch(repo, &target, &source, request.to, &branch, &mut proposal)?
+        }
         None => as_patch(&places.memory_dir, &target, &source, &mut proposal)?,
     };
     if outcome != Outcome::AlreadyPresent {
@@ -616,15 +634,41 @@ fn changes_at(
     }]))
 }
 
+/// The promotion branch, and the commit memdir last recorded on it.
+struct Branch<'a> {
+    name: &'a str,
+    recorded: Option<&'a str>,
+}
+
+impl Branch<'_> {
+    /// Whether memdir made `tip` for `memory`: the commit it recorded, or (with no record) a
+    /// commit carrying its trailers. Anything else is someone's work, never to be dropped.
+    fn is_memdirs(
+        &self,
+        repo: &TargetRepo,
+        tip: ObjectId,
+        memory: &str,
+    ) -> Result<bool, PromoteError> {
+        if let Some(recorded) = self.recorded {
+            return Ok(ObjectId::from_hex(recorded.as_bytes()).ok() == Some(tip));
+        }
+        let message = repo.message(tip)?;
+        let trailer = format!("Memdir-Memory: {memory}");
+        Ok(message.lines().any(|l| l.trim() == "Memdir-Op: promote")
+            && message.lines().any(|l| l.trim() == trailer))
+    }
+}
+
 /// The promotion as a branch in `repo`: one commit on the tip of HEAD's branch.
 fn on_branch(
     repo: &TargetRepo,
     target: &Target,
     source: &Source,
     to: PromoteTo,
-    branch: &str,
+    promotion: &Branch<'_>,
     proposal: &mut Proposal,
 ) -> Result<(Outcome, String), PromoteError> {
+    let branch = promotion.name;
     let root = repo.workdir().display().to_string();
     let (target_branch, tip) = match repo.head()? {
         TargetHead::Branch { name, tip } => (name, tip),
@@ -666,6 +710,14 @@ fn on_branch(
     {
         proposal.commit = Some(existing.to_string());
         return Ok((Outcome::Unchanged, diff));
+    }
+    if let Some(existing) = existing
+        && !promotion.is_memdirs(repo, existing, &source.name)?
+    {
+        return Err(PromoteError::Invalid(format!(
+            "{branch} in {root} ends in {}, which is not memdir's commit (someone added to it): merge or delete that branch, or promote with --branch NAME; nothing was written",
+            existing.to_hex_with_len(7)
+        )));
     }
     let into = match to {
         PromoteTo::Team => "team memory".to_string(),

@@ -201,11 +201,14 @@ pub fn load_all(memory_dir: &Path) -> Result<(Vec<Proposal>, Vec<String>), Propo
 
 /// The source memory's topic file now, as a blob id; `None` when it is gone.
 fn memory_blob_now(memory_dir: &Path, name: &str) -> Result<Option<ObjectId>, ProposalError> {
-    let path = memory_dir.join(format!("{name}.md"));
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(ProposalError::Io { path, source }),
+    let file = format!("{name}.md");
+    let Some(bytes) = crate::memory::store::read_memory_file(
+        memory_dir,
+        &file,
+        crate::input::MAX_TOPIC_FILE_BYTES,
+    )?
+    else {
+        return Ok(None);
     };
     Ok(Some(MemoryRepo::open(memory_dir)?.blob_id(&bytes)?))
 }

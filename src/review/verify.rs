@@ -31,9 +31,7 @@ use std::sync::LazyLock;
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::Error;
-use crate::memory::catalog::list_memories;
-use crate::memory::store::{StoreError, check_inside};
-use crate::memory::topic::TopicFile;
+use crate::memory::catalog::{FileProblem, list_memories};
 use crate::repo::{TrackedFile, tracked_files};
 
 /// Files larger than this are not searched for symbols (generated bundles, data).
@@ -103,38 +101,22 @@ pub fn verify(project: &Path, memories: &[Subject]) -> Result<Vec<Verdict>, Erro
     Ok(verify_report(project, memories)?.verdicts)
 }
 
-/// Every memory in `memory_dir` (index order) as a subject: its description, then its body. A
-/// missing memory dir has none.
-pub fn subjects(memory_dir: &Path) -> Result<Vec<Subject>, Error> {
-    let mut out = Vec::new();
-    for memory in list_memories(memory_dir)? {
-        // `list_memories` checked each file once; a file swapped for an escaping symlink since
-        // is refused rather than followed.
-        check_inside(memory_dir, &memory.path)?;
-        let text = std::fs::read_to_string(&memory.path).map_err(|source| {
-            if source.kind() == std::io::ErrorKind::InvalidData {
-                StoreError::NotUtf8(memory.path.clone())
-            } else {
-                StoreError::Io {
-                    path: memory.path.clone(),
-                    source,
-                }
-            }
-        })?;
-        let topic = TopicFile::parse(&text).map_err(|source| StoreError::Topic {
-            file: memory.path.clone(),
-            source,
-        })?;
-        let text = match &topic.description {
-            Some(d) => format!("{d}\n\n{}", topic.body),
-            None => topic.body,
-        };
-        out.push(Subject {
+/// Every memory in `memory_dir` (index order) as a subject: its description, then its body;
+/// and the files that could not be read as memories. A missing memory dir has none.
+pub fn subjects(memory_dir: &Path) -> Result<(Vec<Subject>, Vec<FileProblem>), Error> {
+    let listing = list_memories(memory_dir)?;
+    let subjects = listing
+        .memories
+        .into_iter()
+        .map(|memory| Subject {
+            text: match &memory.description {
+                Some(d) => format!("{d}\n\n{}", memory.body),
+                None => memory.body,
+            },
             name: memory.name,
-            text,
-        });
-    }
-    Ok(out)
+        })
+        .collect();
+    Ok((subjects, listing.problems))
 }
 
 /// [`verify`], with the number of files searched.

@@ -426,7 +426,13 @@ impl Loader<'_> {
                 }
                 None => return,
             },
-            Err(_) => return,
+            Err(reason) => {
+                self.stack.warnings.push(Warning::FileSkipped {
+                    path: path.to_path_buf(),
+                    reason,
+                });
+                return;
+            }
         };
         // The index goes through the same frontmatter and comment passes as any instruction
         // file before it is truncated.
@@ -541,26 +547,14 @@ fn ancestors_root_first(cwd: &Path) -> Vec<PathBuf> {
 /// Read a file Claude Code would load: a regular file (symlinks followed) of at most 4 MiB,
 /// decoded as UTF-8 with invalid bytes replaced, as Node's decoder does.
 fn read_instruction_file(path: &Path) -> Result<String, SkipReason> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SkipReason::Missing),
-        Err(_) => return Err(SkipReason::Unreadable),
-    };
-    if !meta.is_file() {
-        return Err(SkipReason::NotRegularFile);
+    use crate::input::InputError;
+    match crate::input::read_regular(path, MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.is_not_found() => Err(SkipReason::Missing),
+        Err(InputError::NotRegular { .. }) => Err(SkipReason::NotRegularFile),
+        Err(InputError::TooLarge { .. }) => Err(SkipReason::TooLarge),
+        Err(_) => Err(SkipReason::Unreadable),
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(SkipReason::TooLarge);
-    }
-    use std::io::Read;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|_| SkipReason::Unreadable)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(SkipReason::TooLarge);
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// An extension from the text list, or none at all (Node's `extname`: a leading dot alone is

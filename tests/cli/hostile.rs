@@ -268,7 +268,9 @@ fn a_secret_is_found_in_the_persons_words_before_any_rewriting() {
     t.user("From now on, deploy with curl -u admin:Zq8vLr2mXw7 https://deploy.example.internal/api. Always run the smoke tests after a deploy.")
         .assistant("Got it.")
         .user("Remember that the staging box is reached with curl -u ops:Pw9xKd3Lm2 bc the proxy needs it.")
-        .assistant("Noted.");
+        .assistant("Noted.")
+        .user("From now on, always run the smoke tests after a deploy.")
+        .assistant("Will do.");
     t.write(&transcript);
     env.ok(&[
         "extract",
@@ -288,6 +290,8 @@ fn a_secret_is_found_in_the_persons_words_before_any_rewriting() {
     }
     let log = git(&dir, &["log", "-p"]);
     assert!(!log.contains("Zq8vLr2mXw7") && !log.contains("Pw9xKd3Lm2"));
+    // What holds no secret is still remembered.
+    assert!(log.contains("smoke tests"), "{log}");
     assert_git_clean(&dir);
 }
 
@@ -560,6 +564,11 @@ fn an_index_that_is_not_utf8_is_diagnosed_and_repaired() {
     let mut bytes = std::fs::read(dir.join("MEMORY.md")).expect("index");
     bytes.extend_from_slice(b"- [Caf\xe9](cafe.md) \xe2\x80\x94 latin-1 typed\n");
     std::fs::write(dir.join("MEMORY.md"), &bytes).expect("index");
+    std::fs::write(
+        dir.join("cafe.md"),
+        "---\nname: cafe\ndescription: The caf\u{e9} downstairs\ntype: user\n---\nCoffee.\n",
+    )
+    .expect("cafe");
     // Reading still works, with a warning.
     let run = env.ok(&["list"]);
     assert!(run.stdout.contains("role"), "{}", run.stdout);
