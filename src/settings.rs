@@ -270,6 +270,37 @@ pub fn auto_memory(env: &Environment, settings: &Settings) -> AutoMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever a cloned repository puts in a settings file, reading it never panics: the
+        /// file is used, or skipped with a reason, and a memory dir it names is a string.
+        #[test]
+        fn any_settings_file_is_read_or_skipped(bytes in prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..200),
+            "\\PC{0,100}".prop_map(String::into_bytes),
+            prop::collection::vec(prop_oneof![
+                Just(r#""autoMemoryDirectory": "~/m""#.to_string()),
+                Just(r#""autoMemoryDirectory": 5"#.to_string()),
+                Just(r#""autoMemoryEnabled": "no""#.to_string()),
+                Just(r#""autoMemoryEnabled": false"#.to_string()),
+                Just(r#""memdir": {"extractEveryTurns": -1}"#.to_string()),
+                Just(r#""memdir": [1, 2]"#.to_string()),
+                Just(r#""claudeMdExcludes": [1, "a", null]"#.to_string()),
+                "\"[a-z]{1,8}\": [0-9]{1,3}",
+            ], 0..6).prop_map(|keys| format!("{{{}}}", keys.join(", ")).into_bytes()),
+        ]) {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let file = dir.path().join("settings.json");
+            std::fs::write(&file, &bytes).expect("write");
+            let mut skipped = Vec::new();
+            let read = read_layer(SettingsLayer::User, file, &mut skipped);
+            prop_assert!(read.is_some() || !skipped.is_empty());
+            if let Some(values) = read {
+                prop_assert!(values.extract_every.is_none_or(|n| n >= 1));
+            }
+        }
+    }
 
     fn env(vars: &[(&str, &str)]) -> Environment {
         Environment::from_vars(vars.iter().copied(), PathBuf::from("/"))

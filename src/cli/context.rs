@@ -131,7 +131,9 @@ fn external_includes_approved(ctx: &Ctx, cwd: &std::path::Path) -> bool {
             Err(_) => return false,
         },
     };
-    let Ok(text) = std::fs::read_to_string(&file) else {
+    // Claude Code's own global config grows with every project it has seen.
+    const CONFIG_BYTES: u64 = 64 * 1024 * 1024;
+    let Ok(text) = crate::input::read_regular_text(&file, CONFIG_BYTES) else {
         return false;
     };
     let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {

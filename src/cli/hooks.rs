@@ -472,7 +472,7 @@ struct SettingsText {
 
 impl SettingsText {
     fn read(file: &Path) -> Result<SettingsText, Error> {
-        match std::fs::read(file) {
+        match crate::input::read_regular(file, crate::input::MAX_SETTINGS_BYTES) {
             Ok(bytes) => {
                 let text = String::from_utf8(bytes).map_err(|_| {
                     Error::Usage(format!(
@@ -487,14 +487,14 @@ impl SettingsText {
                     bom,
                 })
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(SettingsText {
+            Err(e) if e.is_not_found() => Ok(SettingsText {
                 text: None,
                 bom: false,
             }),
-            Err(source) => Err(Error::Io {
-                context: format!("reading {}", file.display()),
-                source,
-            }),
+            Err(e) if e.is_refusal() => Err(Error::Usage(format!(
+                "{e}; fix it by hand, nothing was written"
+            ))),
+            Err(e) => Err(crate::memory::store::StoreError::from(e).into()),
         }
     }
 

@@ -36,12 +36,13 @@ pub fn run(ctx: &Ctx, args: &MergeIndexArgs, _output: &mut Output<'_>) -> Result
     })
 }
 
-/// A version of the index as text; one that is not UTF-8 is no index memdir can merge (git then
-/// reports the conflict and leaves OURS as it was).
+/// A version of the index as text; one that is not UTF-8, or over Claude Code's 4 MiB read
+/// limit, is no index memdir can merge (git then reports the conflict and leaves OURS as it was).
 fn read_text(path: &Path) -> Result<String, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        context: format!("reading {}", path.display()),
-        source,
+    let bytes = crate::input::read_regular(path, crate::input::MAX_INDEX_BYTES).map_err(|e| {
+        Error::Failed(format!(
+            "{e}: cannot merge it as MEMORY.md (nothing was written)"
+        ))
     })?;
     String::from_utf8(bytes).map_err(|_| {
         Error::Failed(format!(

@@ -148,7 +148,9 @@ fn status(dir: &Path, json: bool, output: &mut Output<'_>) -> Result<(), Error> 
             names
         })
         .unwrap_or_default();
-    let last_sync = std::fs::read(state_file(dir))
+    // The sync-state file is memdir's own, a few bytes long.
+    const STATE_FILE_BYTES: u64 = 64 * 1024;
+    let last_sync = crate::input::read_regular(&state_file(dir), STATE_FILE_BYTES)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .and_then(|v| v["last_sync"].as_str().map(str::to_string));

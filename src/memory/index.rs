@@ -269,5 +269,24 @@ mod tests {
             prop_assert_eq!(back.title, title);
             prop_assert_eq!(back.file, file);
         }
+
+        /// Any text a person, an agent or a teammate's merge leaves in MEMORY.md parses and
+        /// renders without a panic, and each entry names a file.
+        #[test]
+        fn any_index_text_parses(text in prop::collection::vec(prop_oneof![
+            "\\PC{0,60}",
+            "- \\[[^\\]]{0,10}\\]\\([^)]{0,20}\\) ?(—|--|-)? ?[^\\n]{0,20}",
+            Just("- [a](b.md) — c".to_string()),
+            Just("- [](../x.md)".to_string()),
+            Just("- [x]()".to_string()),
+        ], 0..20)) {
+            let text = text.join("\n");
+            let index = Index::parse(&text);
+            for (_, entry) in index.entries() {
+                let _ = entry.file_name();
+                let _ = entry.render();
+            }
+            let _ = index.render();
+        }
     }
 }

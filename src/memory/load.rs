@@ -401,5 +401,15 @@ mod tests {
                 }
             }
         }
+
+        /// Claude Code's load-time truncation never panics on any text (lone surrogates aside,
+        /// which a Rust string cannot hold), whatever its lines or sizes.
+        #[test]
+        fn any_text_loads(text in "\\PC{0,400}", repeat in 0usize..300) {
+            let text = text.repeat(repeat.max(1));
+            let loaded = load_index_for_context(&text);
+            prop_assert!(loaded.len() <= text.len() + 400);
+            let _ = invisible_entries(&text);
+        }
     }
 }

@@ -372,5 +372,37 @@ mod tests {
             prop_assert_eq!(back.memory_type, Some(memory_type));
             prop_assert_eq!(back, file);
         }
+
+        /// Anything an agent or a teammate can put in a topic file parses or is an error, never
+        /// a panic; what parses can be updated, and the update parses back or is refused.
+        #[test]
+        fn any_text_parses_or_is_refused(
+            front in prop::collection::vec(prop_oneof![
+                Just("name: x\n".to_string()),
+                Just("type: user\n".to_string()),
+                Just("metadata:\n  type: feedback\n".to_string()),
+                Just("description: [unclosed\n".to_string()),
+                Just("description: {a: b}\n".to_string()),
+                Just("- a\n- b\n".to_string()),
+                Just("&a [*a, *a]\n".to_string()),
+                Just("? complex\n: key\n".to_string()),
+                "[^\u{0}]{0,40}\n",
+            ], 0..8),
+            closed in any::<bool>(),
+            body in "\\PC{0,80}",
+        ) {
+            let mut text = String::from("---\n");
+            text.push_str(&front.concat());
+            if closed {
+                text.push_str("---\n");
+            }
+            text.push_str(&body);
+            if let Ok(topic) = TopicFile::parse(&text)
+                && let Ok(updated) = topic.updated("x", "d", MemoryType::User, "b")
+            {
+                prop_assert!(TopicFile::parse(&updated.render()).is_ok());
+            }
+            let _ = TopicFile::parse(&body);
+        }
     }
 }

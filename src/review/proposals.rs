@@ -147,6 +147,9 @@ impl Checked {
     }
 }
 
+/// A promotion record is a few hundred bytes; one past this is not memdir's.
+const RECORD_BYTES: u64 = 1024 * 1024;
+
 /// Where the records live: memdir's state in the memory repository's git dir.
 pub fn records_dir(memory_dir: &Path) -> PathBuf {
     memory_dir.join(".git").join("memdir").join("proposals")
@@ -187,7 +190,7 @@ pub fn load_all(memory_dir: &Path) -> Result<(Vec<Proposal>, Vec<String>), Propo
         if name.starts_with('.') || !name.ends_with(".json") {
             continue;
         }
-        let parsed = std::fs::read_to_string(&path)
+        let parsed = crate::input::read_regular_text(&path, RECORD_BYTES)
             .map_err(|e| e.to_string())
             .and_then(|text| serde_json::from_str::<Proposal>(&text).map_err(|e| e.to_string()));
         match parsed {
@@ -293,15 +296,10 @@ fn status(memory_dir: &Path, proposal: &Proposal) -> Result<Status, ProposalErro
 
 /// A patch is merged once its rule is in the file on disk.
 fn patch_status(memory_dir: &Path, proposal: &Proposal) -> Result<Status, ProposalError> {
-    let text = match std::fs::read(&proposal.path) {
+    let text = match crate::input::read_regular(&proposal.path, crate::input::MAX_INDEX_BYTES) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => {
-            return Err(ProposalError::Io {
-                path: proposal.path.clone(),
-                source,
-            });
-        }
+        Err(e) if e.is_not_found() => String::new(),
+        Err(e) => return Err(ProposalError::Store(e.into())),
     };
     if Rule::from_recorded(&proposal.rule).is_in(&text) {
         return Ok(Status::Merged { merge: None });

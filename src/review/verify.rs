@@ -1078,7 +1078,9 @@ fn read_text(path: &Path, buffer: &mut Vec<u8>) -> bool {
     if !meta.is_file() || meta.len() > MAX_SEARCHED_FILE_BYTES {
         return false;
     }
-    let Ok(file) = std::fs::File::open(path) else {
+    // Opened non-blocking and checked again on the handle: a file swapped for a FIFO since the
+    // look above cannot hang the search.
+    let Ok(file) = crate::input::open_regular(path, MAX_SEARCHED_FILE_BYTES) else {
         return false;
     };
     if file

@@ -516,9 +516,11 @@ fn backfill_index(dir: &Path) -> Option<String> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let head = format!("- [{title}]({link})");
-        let hook = std::fs::read_to_string(dir.join(&rel))
+        let hook = crate::input::read_regular(&dir.join(&rel), MAX_FILE_BYTES)
             .ok()
-            .and_then(|text| crate::stack::rules::frontmatter_description(&text))
+            .and_then(|bytes| {
+                crate::stack::rules::frontmatter_description(&String::from_utf8_lossy(&bytes))
+            })
             .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
             .filter(|d| !d.is_empty());
         index.push_str(&head);
