@@ -125,6 +125,32 @@ pub fn has_repository(dir: &Path) -> Result<bool, RepoError> {
             "a linked worktree's folder (its commondir names another repository)".into(),
         ));
     }
+    // What every command opens or writes in there: a FIFO would hang it, a symlinked refs/ or
+    // objects/ folder would carry commits into another repository.
+    for (entry, folder) in [
+        ("HEAD", false),
+        ("config", false),
+        ("index", false),
+        ("memdir.lock", false),
+        ("info/exclude", false),
+        ("refs", true),
+        ("objects", true),
+    ] {
+        let Ok(meta) = std::fs::symlink_metadata(dot_git.join(entry)) else {
+            continue;
+        };
+        let fine = if folder {
+            meta.is_dir()
+        } else {
+            meta.is_file()
+        };
+        if !fine {
+            return Err(refuse(format!(
+                "a folder whose {entry} is not a plain {}",
+                if folder { "folder" } else { "file" }
+            )));
+        }
+    }
     Ok(true)
 }
 

@@ -89,7 +89,13 @@ fn victim_repo(root: &Path) -> PathBuf {
 
 #[test]
 fn a_git_symlink_or_gitdir_file_in_the_memory_dir_is_refused() {
-    for how in ["symlink", "gitdir file", "commondir"] {
+    for how in [
+        "symlink",
+        "gitdir file",
+        "commondir",
+        "symlinked refs",
+        "FIFO HEAD",
+    ] {
         let env = hostile_env();
         let victim = victim_repo(&env.root);
         let before = head(&victim);
@@ -104,13 +110,24 @@ fn a_git_symlink_or_gitdir_file_in_the_memory_dir_is_refused() {
                 format!("gitdir: {}\n", victim.join(".git").display()),
             )
             .expect("gitdir"),
-            _ => {
+            "commondir" => {
                 git(&dir, &["init", "-q"]);
                 std::fs::write(
                     dir.join(".git/commondir"),
                     format!("{}\n", victim.join(".git").display()),
                 )
                 .expect("commondir");
+            }
+            "symlinked refs" => {
+                git(&dir, &["init", "-q"]);
+                std::fs::remove_dir_all(dir.join(".git/refs")).expect("refs");
+                std::os::unix::fs::symlink(victim.join(".git/refs"), dir.join(".git/refs"))
+                    .expect("link");
+            }
+            _ => {
+                git(&dir, &["init", "-q"]);
+                std::fs::remove_file(dir.join(".git/HEAD")).expect("HEAD");
+                mkfifo(&dir.join(".git/HEAD"));
             }
         }
         let snapshot = tree_snapshot(&victim);
