@@ -38,8 +38,13 @@ pub enum Kind {
     UnreadableFile,
     /// An index line whose link leaves the memory dir (an absolute path, `..`).
     OutsideLink,
-    /// A topic file whose frontmatter `name` is not its file name.
+    /// A topic file whose frontmatter `name` is not its file name (for information: Claude Code
+    /// names files `user_role.md` and slugs `user-role`; a problem only when the name it claims
+    /// is another memory's file).
     NameMismatch,
+    /// A frontmatter `name` that is another memory's file name: `[[name]]` links and memdir's
+    /// commands would mean different files.
+    NameClash,
     /// The index past 80 % of Claude Code's load caps, or over them.
     IndexSize,
     /// Objects no ref or reflog reaches, whose content history does not hold either.
@@ -64,6 +69,7 @@ impl Kind {
             Kind::UnreadableFile => "unreadable",
             Kind::OutsideLink => "outside-link",
             Kind::NameMismatch => "name-mismatch",
+            Kind::NameClash => "name-clash",
             Kind::IndexSize => "index-size",
             Kind::Unreachable => "unreachable",
             Kind::Garbage => "garbage",
@@ -73,7 +79,7 @@ impl Kind {
 
     /// Whether it is a problem (doctor then exits 1), not just something worth knowing.
     pub fn is_problem(self) -> bool {
-        !matches!(self, Kind::Restorable | Kind::Garbage)
+        !matches!(self, Kind::Restorable | Kind::Garbage | Kind::NameMismatch)
     }
 }
 
@@ -230,11 +236,20 @@ impl Store {
                     }
                     if let Some(front_name) = topic.name {
                         if front_name != name.trim_end_matches(".md") {
-                            out.push(finding(
-                                Kind::NameMismatch,
-                                name,
-                                format!("its frontmatter says name: {front_name}"),
-                            ));
+                            let other = format!("{front_name}.md");
+                            out.push(if state.work.contains_key(&other) {
+                                finding(
+                                    Kind::NameClash,
+                                    name,
+                                    format!("its frontmatter says name: {front_name}, which is the name of {other}"),
+                                )
+                            } else {
+                                finding(
+                                    Kind::NameMismatch,
+                                    name,
+                                    format!("its frontmatter says name: {front_name}; memdir's commands call it {}", name.trim_end_matches(".md")),
+                                )
+                            });
                         }
                         names_by_frontmatter
                             .entry(front_name)
