@@ -1,14 +1,29 @@
 //! The network side of team memory (DESIGN §8): the `git` program, so the user's ssh keys and
-//! credential helpers apply, never interactive (no password prompt can hang a hook or a sync).
-//! Everything local stays in-process with gix.
+//! credential helpers apply, never interactive (no password prompt can hang a hook or a sync),
+//! within a time limit, and never outliving memdir ([`crate::process`]). Everything local stays
+//! in-process with gix.
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::Duration;
 
 use crate::Error;
+use crate::process::{Ended, output_within};
 
 /// The remote every team repository uses.
 pub const REMOTE: &str = "origin";
+
+/// How long one `git` command may take unless `MEMDIR_GIT_TIMEOUT` (seconds) says otherwise: a
+/// remote that stops answering must not hold a sync, and the store's lock, forever.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(300);
+
+fn time_limit() -> Duration {
+    std::env::var("MEMDIR_GIT_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|secs| *secs > 0)
+        .map_or(DEFAULT_TIME_LIMIT, Duration::from_secs)
+}
 
 fn git(dir: &Path) -> Command {
     let mut command = Command::new("git");
@@ -20,18 +35,44 @@ fn git(dir: &Path) -> Command {
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_OBJECT_DIRECTORY")
+        .env_remove("GIT_ALTERNATE_OBJECT_DIRECTORIES")
         .stdin(std::process::Stdio::null());
+    // The user's own settings win; these only give up on a stalled connection sooner than the
+    // overall time limit would.
     if std::env::var_os("GIT_SSH_COMMAND").is_none() {
-        command.env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
+        command.env(
+            "GIT_SSH_COMMAND",
+            "ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=4",
+        );
+    }
+    if std::env::var_os("GIT_HTTP_LOW_SPEED_LIMIT").is_none() {
+        command
+            .env("GIT_HTTP_LOW_SPEED_LIMIT", "1000")
+            .env("GIT_HTTP_LOW_SPEED_TIME", "60");
     }
     command
 }
 
+/// Run a `git` command to its end within the time limit; its output whatever its status.
+fn run_command(mut command: Command, args: &[&str], what: &str) -> Result<Output, Error> {
+    command.args(args);
+    let limit = time_limit();
+    match output_within(command, limit) {
+        Ok(Ended::Exited(output)) => Ok(output),
+        Ok(Ended::TimedOut) => Err(Error::Failed(format!(
+            "git {what} did not finish within {} s (the team remote does not answer); it was stopped, and MEMDIR_GIT_TIMEOUT sets the limit in seconds",
+            limit.as_secs()
+        ))),
+        Err(source) => Err(Error::Io {
+            context: format!("running git to {what} (is git installed?)"),
+            source,
+        }),
+    }
+}
+
 fn run(dir: &Path, args: &[&str], what: &str) -> Result<Output, Error> {
-    git(dir).args(args).output().map_err(|source| Error::Io {
-        context: format!("running git to {what} (is git installed?)"),
-        source,
-    })
+    run_command(git(dir), args, what)
 }
 
 /// git's own first error line, for a one-line message.

@@ -282,3 +282,85 @@ pub fn labelled_cases(set: &str) -> Vec<PathBuf> {
     cases.sort();
     cases
 }
+
+/// One teammate: a hermetic environment with team memory cloned from `remote`.
+pub struct Mate {
+    pub env: TestEnv,
+    pub team: PathBuf,
+}
+
+impl Mate {
+    pub fn join(remote: &Path) -> Mate {
+        let env = TestEnv::new();
+        env.ok(&["team", "init", "--remote", remote.to_str().expect("utf-8")]);
+        let team = env.memory_dir().join("team");
+        Mate { env, team }
+    }
+
+    pub fn save(&self, name: &str, body: &str) {
+        let description = format!("About {name}");
+        let mut args = save_args("project", name, &description, body);
+        args.push("--team");
+        self.env.ok(&args);
+    }
+
+    pub fn sync(&self) -> serde_json::Value {
+        self.env.ok(&["team", "sync", "--json"]).json()
+    }
+
+    /// Every memory file of the team work tree, by name.
+    pub fn files(&self) -> BTreeMap<String, String> {
+        std::fs::read_dir(&self.team)
+            .expect("team dir")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".md"))
+            .map(|n| {
+                let text = std::fs::read_to_string(self.team.join(&n)).expect("read");
+                (n, text)
+            })
+            .collect()
+    }
+}
+
+/// A bare repository to serve as the team remote, recording every update of its branches.
+pub fn bare_remote(root: &Path) -> PathBuf {
+    let remote = root.join("remote.git");
+    git(
+        root,
+        &["init", "-q", "--bare", remote.to_str().expect("utf-8")],
+    );
+    // Record every update of the remote's branches, to check none was a rewrite.
+    git(&remote, &["config", "core.logAllRefUpdates", "always"]);
+    remote
+}
+
+/// Every update of every branch of `remote` moved it forward.
+pub fn assert_only_fast_forwards(remote: &Path) {
+    let logs = remote.join("logs/refs/heads");
+    let entries = std::fs::read_dir(&logs).expect("the remote's reflogs");
+    let mut updates = 0;
+    for entry in entries {
+        let log = std::fs::read_to_string(entry.expect("entry").path()).expect("reflog");
+        for line in log.lines() {
+            let mut fields = line.split_whitespace();
+            let (Some(old), Some(new)) = (fields.next(), fields.next()) else {
+                continue;
+            };
+            updates += 1;
+            if old.chars().all(|c| c == '0') {
+                continue;
+            }
+            let status = std::process::Command::new("git")
+                .current_dir(remote)
+                .args(["merge-base", "--is-ancestor", old, new])
+                .status()
+                .expect("git merge-base");
+            assert!(
+                status.success(),
+                "the remote's branch was rewritten: {line}"
+            );
+        }
+    }
+    assert!(updates >= 3, "{updates} updates recorded");
+}

@@ -14,6 +14,7 @@ mod doctor;
 mod extract;
 mod history;
 mod hooks;
+mod hostile_team;
 mod merge;
 mod paths;
 mod promote;
