@@ -123,6 +123,22 @@ pub enum Pushed {
     Rejected,
 }
 
+/// What git says when a push lost to another: the branch had moved (`[rejected]`,
+/// non-fast-forward, "fetch first"), or another push held or changed it while this one was
+/// updating it (a `[remote rejected]` with "cannot lock ref", "failed to update ref",
+/// "incorrect old value"). A `[remote rejected]` for any other reason (a hook declined, no
+/// permission) is no race and is not retried.
+const LOST_RACE: [&str; 8] = [
+    "[rejected]",
+    "non-fast-forward",
+    "fetch first",
+    "cannot lock ref",
+    "failed to update ref",
+    "failed to lock",
+    "incorrect old value",
+    "stale info",
+];
+
 /// Push `branch` to the remote's branch of the same name; never forced.
 pub fn push(dir: &Path, branch: &str) -> Result<Pushed, Error> {
     let refspec = format!("refs/heads/{branch}:refs/heads/{branch}");
@@ -139,8 +155,7 @@ pub fn push(dir: &Path, branch: &str) -> Result<Pushed, Error> {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    if all.contains("[rejected]") || all.contains("non-fast-forward") || all.contains("fetch first")
-    {
+    if LOST_RACE.iter().any(|sign| all.contains(sign)) {
         return Ok(Pushed::Rejected);
     }
     Err(Error::Failed(format!(

@@ -1,10 +1,12 @@
 //! Team memory (DESIGN §8): `<memory dir>/team/` is a memory dir of its own, a clone of a remote
 //! the team already owns. `sync` adopts what is pending, fetches, merges (a fast-forward when it
 //! can; else `MEMORY.md` as a union of entries and topic files three-way, both versions kept on a
-//! real conflict), and pushes, never forcing; a rejected push starts over from a new fetch, a
-//! bounded number of times. Nothing with a secret in it is committed or pushed.
+//! real conflict), and pushes, never forcing; a push that lost a race starts over from a new
+//! fetch, a bounded number of times, after a short random pause. Nothing with a secret in it is
+//! committed or pushed.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use gix::ObjectId;
 
@@ -16,8 +18,9 @@ use crate::repo::{MemoryRepo, TreeMap};
 use crate::team::merge::merge_trees;
 use crate::team::remote::{self, Pushed};
 
-/// How many times a rejected push is retried after a new fetch and merge.
-pub const MAX_ATTEMPTS: u32 = 3;
+/// How many times sync fetches, merges and pushes before it gives up on a remote that keeps
+/// moving (each push that lost a race to another is one attempt).
+pub const MAX_ATTEMPTS: u32 = 8;
 
 /// The team memory dir inside a memory dir.
 pub fn team_dir(memory_dir: &Path) -> PathBuf {
@@ -124,6 +127,9 @@ pub struct Synced {
 pub fn sync(dir: &Path) -> Result<Synced, Error> {
     let mut synced = Synced::default();
     for attempt in 1..=MAX_ATTEMPTS {
+        if attempt > 1 {
+            back_off(attempt);
+        }
         synced.attempts = attempt;
         // The store's lock is held for one attempt: nobody writes while the tree moves.
         let mut store = Store::open(dir)?;
@@ -159,8 +165,19 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         }
     }
     Err(Error::Failed(format!(
-        "the team remote kept moving: the push was rejected {MAX_ATTEMPTS} times; run memdir team sync again"
+        "the team remote kept moving: the push lost to others {MAX_ATTEMPTS} times; run memdir team sync again"
     )))
+}
+
+/// Wait a little before attempt `attempt` (2 and up): 20 ms, doubled each time up to 640 ms,
+/// plus as much again at random, so that two syncs that raced do not race again in step.
+fn back_off(attempt: u32) {
+    let base = 20u64 << attempt.saturating_sub(2).min(5);
+    let noise = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::from(d.subsec_nanos()) ^ u64::from(std::process::id()))
+        .unwrap_or(0);
+    std::thread::sleep(Duration::from_millis(base + noise % base));
 }
 
 /// Bring what was fetched into HEAD and the work tree; the new HEAD and what happened.

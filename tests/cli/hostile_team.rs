@@ -1,11 +1,25 @@
-//! Team sync against a hostile or broken remote (issue 11; DESIGN §8, §10): a sync killed
-//! while `git` talks to a remote that never answers, and a remote that never answers at all.
+//! Team sync against a hostile or broken remote (issue 11; DESIGN §8, §10): two syncs racing to
+//! push, a sync killed while `git` talks to a remote that never answers, and a remote that never
+//! answers at all.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{Mate, Run, TestEnv, assert_git_clean, bare_remote, git};
+use crate::common::{
+    Mate, Run, TestEnv, assert_git_clean, assert_only_fast_forwards, bare_remote, git,
+};
+
+/// A bare remote, a teammate who saved a memory there, and me, who joined after.
+fn a_teammate_and_me() -> (TestEnv, PathBuf, Mate, Mate) {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let mate = Mate::join(&remote);
+    mate.save("deploy-window", "Deploys happen Tuesday to Thursday only.");
+    mate.sync();
+    let me = Mate::join(&remote);
+    (root, remote, mate, me)
+}
 
 /// `memdir team sync` started in the background.
 fn spawn_sync(mate: &Mate) -> Child {
@@ -26,6 +40,41 @@ fn finish(child: Child) -> Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+#[test]
+fn two_syncs_racing_to_push_both_succeed() {
+    const ROUNDS: usize = 6;
+    let (_root, remote, a, b) = a_teammate_and_me();
+    for round in 0..ROUNDS {
+        a.save(&format!("a-{round}"), &format!("From a, round {round}."));
+        b.save(&format!("b-{round}"), &format!("From b, round {round}."));
+        let (first, second) = (spawn_sync(&a), spawn_sync(&b));
+        for (who, run) in [("a", finish(first)), ("b", finish(second))] {
+            assert_eq!(
+                run.code, 0,
+                "round {round}, {who}: {}{}",
+                run.stdout, run.stderr
+            );
+        }
+    }
+    a.sync();
+    b.sync();
+    let files = a.files();
+    assert_eq!(files, b.files());
+    for round in 0..ROUNDS {
+        for who in ["a", "b"] {
+            assert!(
+                files.contains_key(&format!("{who}-{round}.md")),
+                "{who}-{round} is missing: {:?}",
+                files.keys()
+            );
+        }
+    }
+    assert_git_clean(&a.team);
+    assert_git_clean(&b.team);
+    git(&remote, &["fsck", "--strict"]);
+    assert_only_fast_forwards(&remote);
 }
 
 /// A stand-in for ssh that records its pid, its parent's and grandparent's (git, or the shell
