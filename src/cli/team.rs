@@ -5,7 +5,7 @@ use std::path::Path;
 use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::memory::store::Store;
-use crate::team::remote;
+use crate::team::remote::{self, Fetched};
 use crate::team::sync::{self, is_team_repo, register_merge_driver, team_dir};
 
 /// Share memory with a team through a git remote: `<memory dir>/team/`.
@@ -102,7 +102,12 @@ fn init(memory_dir: &Path, dir: &Path, url: &str, output: &mut Output<'_>) -> Re
     }
     // The personal memory repository must not track the team's files.
     Store::open(memory_dir)?;
-    remote::clone(url, dir)?;
+    if let Fetched::Refused(reason) = remote::clone(url, dir)? {
+        return Err(Error::Usage(format!(
+            "the team remote {url} holds objects git refuses ({reason}), so nothing was cloned; its branch must be reset to a sound commit by whoever owns it"
+        )));
+    }
+    sync::check_out_clone(dir)?;
     let exe = std::env::current_exe().map_err(|source| Error::Io {
         context: "finding the memdir executable".into(),
         source,

@@ -2,8 +2,11 @@
 //! the team already owns. `sync` adopts what is pending, fetches, merges (a fast-forward when it
 //! can; else `MEMORY.md` as a union of entries and topic files three-way, both versions kept on a
 //! real conflict), and pushes, never forcing; a push that lost a race starts over from a new
-//! fetch, a bounded number of times, after a short random pause. Nothing with a secret in it is
-//! committed or pushed.
+//! fetch, a bounded number of times, after a short random pause.
+//!
+//! What the remote sends is checked before anything is committed or written ([`guard`]): a
+//! tree that is not all memory files is refused whole, and the local branch stays where it was.
+//! Nothing with a secret in it is committed or pushed.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,12 +18,16 @@ use crate::atomic::write as write_atomic;
 use crate::extract::state::remove_if_exists;
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
+use crate::team::guard::{self, BadTree};
 use crate::team::merge::merge_trees;
-use crate::team::remote::{self, Pushed};
+use crate::team::remote::{self, Fetched, Pushed, Quarantine};
 
 /// How many times sync fetches, merges and pushes before it gives up on a remote that keeps
 /// moving (each push that lost a race to another is one attempt).
 pub const MAX_ATTEMPTS: u32 = 8;
+
+/// The most commits looked at to find the one git refused.
+const MAX_COMMITS_EXAMINED: usize = 10_000;
 
 /// The team memory dir inside a memory dir.
 pub fn team_dir(memory_dir: &Path) -> PathBuf {
@@ -134,17 +141,41 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         // The store's lock is held for one attempt: nobody writes while the tree moves.
         let mut store = Store::open(dir)?;
         refuse_secrets(dir)?;
+        let branch = store.repo.head_branch()?.ok_or_else(|| {
+            Error::Failed("team memory's HEAD is detached; check out a branch".into())
+        })?;
+        match remote::fetch(dir) {
+            Ok(Fetched::Done) => {}
+            Ok(Fetched::Refused(reason)) => {
+                return Err(refused_by_git(&store.repo, dir, &branch, &reason));
+            }
+            Err(e) => {
+                // What is pending is committed all the same, to be pushed next time.
+                store.adopt(None)?;
+                return Err(e);
+            }
+        }
+        let theirs = store
+            .repo
+            .ref_commit(&format!("refs/remotes/{}/{branch}", remote::REMOTE))?;
+        // Checked before anything is committed, merged or written.
+        if let Some(theirs) = theirs {
+            let ours = store.repo.head_commit()?;
+            let integrated = match ours {
+                Some(ours) => store.repo.is_ancestor(theirs, ours)?,
+                None => false,
+            };
+            if !integrated {
+                guard::check_tree(&store.repo, theirs)?
+                    .map_err(|bad| bad.from_remote("run memdir team sync again"))?;
+            }
+        }
         let adoption = store.adopt(None)?;
         synced
             .adopted
             .extend(adoption.commits.iter().map(|(_, s)| s.clone()));
-        remote::fetch(dir)?;
         let repo = &mut store.repo;
-        let branch = repo.head_branch()?.ok_or_else(|| {
-            Error::Failed("team memory's HEAD is detached; check out a branch".into())
-        })?;
         let ours = repo.head_commit()?;
-        let theirs = repo.ref_commit(&format!("refs/remotes/{}/{branch}", remote::REMOTE))?;
         let (head, integrated) = integrate(repo, dir, ours, theirs, &mut synced.conflicts)?;
         synced.integrated = integrated.to_string();
         let Some(head) = head else {
@@ -154,6 +185,8 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         if Some(head) == theirs {
             return Ok(synced);
         }
+        // What goes out: memory files only, and no secret.
+        guard::check_tree(repo, head)?.map_err(|bad| bad.outgoing(dir))?;
         refuse_secrets(dir)?;
         drop(store);
         match remote::push(dir, &branch)? {
@@ -178,6 +211,59 @@ fn back_off(attempt: u32) {
         .map(|d| u64::from(d.subsec_nanos()) ^ u64::from(std::process::id()))
         .unwrap_or(0);
     std::thread::sleep(Duration::from_millis(base + noise % base));
+}
+
+/// The refusal when git's own checks refused what the remote sent: which commit and entry, as
+/// a fetch into a quarantine (never into the clone) shows, else git's reason.
+fn refused_by_git(repo: &MemoryRepo, dir: &Path, branch: &str, reason: &str) -> Error {
+    match first_unsafe_tree(repo, dir, branch) {
+        Ok(Some(bad)) => bad.from_remote("run memdir team sync again"),
+        _ => Error::Usage(format!(
+            "the team remote sent objects git refuses ({reason}), so nothing was fetched or written; the remote's branch must be reset to a sound commit by whoever owns it, then run memdir team sync again"
+        )),
+    }
+}
+
+/// The newest commit the remote's `branch` has and HEAD has not whose tree holds a dangerous
+/// name, looked for in a quarantine.
+fn first_unsafe_tree(
+    repo: &MemoryRepo,
+    dir: &Path,
+    branch: &str,
+) -> Result<Option<BadTree>, Error> {
+    let Some(quarantine) = Quarantine::fetch(dir, branch)? else {
+        return Ok(None);
+    };
+    let seen = MemoryRepo::open(&quarantine.dir)?;
+    let Some(tip) = seen.ref_commit(&format!("refs/heads/{branch}"))? else {
+        return Ok(None);
+    };
+    for commit in seen.commits_not_in(tip, repo.head_commit()?, MAX_COMMITS_EXAMINED)? {
+        if let Err(bad) = guard::check_tree_paths(&seen, commit)? {
+            return Ok(Some(bad));
+        }
+    }
+    Ok(None)
+}
+
+/// Write the work tree and `.git/index` of a team clone made without a checkout, once its tree
+/// passes [`guard::check_tree`]. A tree that does not is refused and the clone removed.
+pub fn check_out_clone(dir: &Path) -> Result<(), Error> {
+    let checked_out = (|| {
+        let repo = MemoryRepo::open(dir)?;
+        let Some(tip) = repo.head_commit()? else {
+            return Ok(());
+        };
+        guard::check_tree(&repo, tip)?
+            .map_err(|bad| bad.from_remote("run memdir team init again"))?;
+        checkout(&repo, dir, &TreeMap::new(), tip)?;
+        repo.reset_index(tip)?;
+        Ok(())
+    })();
+    if checked_out.is_err() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    checked_out
 }
 
 /// Bring what was fetched into HEAD and the work tree; the new HEAD and what happened.

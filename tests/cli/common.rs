@@ -57,9 +57,10 @@ pub fn save_args<'a>(
     ]
 }
 
-/// Run `git` with a hermetic configuration, whatever its exit status.
-pub fn git_output(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new("git")
+/// `git -C dir args…` with a hermetic configuration.
+fn git_command(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new("git");
+    command
         .arg("-C")
         .arg(dir)
         .args(args)
@@ -68,9 +69,38 @@ pub fn git_output(dir: &Path, args: &[&str]) -> Output {
         .env("GIT_AUTHOR_NAME", "Test")
         .env("GIT_AUTHOR_EMAIL", "test@example.com")
         .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .output()
-        .expect("git runs")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com");
+    command
+}
+
+/// Run `git` with a hermetic configuration, whatever its exit status.
+pub fn git_output(dir: &Path, args: &[&str]) -> Output {
+    git_command(dir, args).output().expect("git runs")
+}
+
+/// Run `git` with `input` on its stdin; it must succeed. Its stdout.
+pub fn git_stdin(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = git_command(dir, args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("git starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("git ends");
+    assert!(
+        output.status.success(),
+        "git {args:?} in {} failed: {}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// Run `git` with a hermetic configuration; it must succeed.

