@@ -32,7 +32,7 @@ pub enum TeamCommand {
     },
     /// Commit what is pending, fetch, merge, push (never forced).
     Sync {
-        /// Print JSON: {adopted, integrated, conflicts, pushed, attempts}.
+        /// Print JSON: {adopted, integrated, conflicts, pushed, attempts, incoming_secrets}.
         #[arg(long)]
         json: bool,
     },
@@ -60,6 +60,11 @@ pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Er
             }
             for subject in &synced.adopted {
                 output.info(&format!("committed {subject}"))?;
+            }
+            for found in &synced.incoming_secrets {
+                output.warn(&format!(
+                    "{found}: a secret came from the team remote; it is the teammate's to remove (memdir review lists it)"
+                ))?;
             }
             for conflict in &synced.conflicts {
                 output.warn(&format!(

@@ -1,5 +1,4 @@
-//! What team memory takes from its remote and what it gives to it (DESIGN §8, §10): memory
-//! files only.
+//! What team memory takes from its remote and what it gives to it (DESIGN §8, §10).
 //!
 //! A teammate with push access may be hostile: a tree that comes from the remote is checked
 //! before one byte of it is written, and refused whole unless every top-level entry is a plain
@@ -7,6 +6,10 @@
 //! made), a blob with mode 100644 under a size cap, with no more than [`MAX_ENTRIES`] of them.
 //! That is exactly what memdir itself writes, so nothing memdir accepts can name a path outside
 //! `team/`, git's own folder, a link or anything that runs.
+//!
+//! Secrets are looked for in what this machine adds (pending files, then what it would push)
+//! and refused there; a secret that arrived from the remote is the teammate's to remove, so it
+//! is reported and sync goes on (`memdir review` lists it as long as it stays).
 
 use std::path::Path;
 
@@ -247,6 +250,123 @@ fn check_entries(
     Ok(first.map_or(Ok(()), Err))
 }
 
+/// The secrets `new_text` holds that `old_text` (the same file before, if any) did not hold on
+/// a line with the same masked text: `file:line: kind (masked excerpt)`, never a value.
+fn secrets_added(file: &str, new_text: &str, old_text: Option<&str>) -> Vec<String> {
+    let found = crate::secrets::scan(new_text);
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let before = old_text.map(crate::secrets::scan).unwrap_or_default();
+    found
+        .into_iter()
+        .filter(|f| {
+            !before
+                .iter()
+                .any(|b| b.kind == f.kind && b.excerpt == f.excerpt)
+        })
+        .map(|f| format!("{file}:{}: {} ({})", f.line, f.kind, f.excerpt))
+        .collect()
+}
+
+/// A memory file's text in a tree, if it has one that is text.
+fn text_at(repo: &MemoryRepo, tree: &TreeMap, name: &[u8]) -> Result<Option<String>, RepoError> {
+    match tree.get(name) {
+        Some((EntryKind::Blob | EntryKind::BlobExecutable, id)) => {
+            Ok(String::from_utf8(repo.blob(*id)?).ok())
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The secrets in the `*.md` files of `new` that `old` does not have (a file `old` holds the
+/// same way is not read).
+pub fn secrets_between(
+    repo: &MemoryRepo,
+    old: &TreeMap,
+    new: &TreeMap,
+) -> Result<Vec<String>, RepoError> {
+    let mut found = Vec::new();
+    for (name, entry) in new {
+        if !name.ends_with(b".md") || old.get(name) == Some(entry) {
+            continue;
+        }
+        let Some(text) = text_at(repo, new, name)? else {
+            continue;
+        };
+        let before = text_at(repo, old, name)?;
+        found.extend(secrets_added(
+            &name.to_str_lossy(),
+            &text,
+            before.as_deref(),
+        ));
+    }
+    Ok(found)
+}
+
+/// The secrets in the `*.md` files of the work tree `dir` that are not committed yet (a file
+/// whose content is `head`'s is not read twice).
+pub fn pending_secrets(
+    repo: &MemoryRepo,
+    dir: &Path,
+    head: &TreeMap,
+) -> Result<Vec<String>, Error> {
+    let mut found = Vec::new();
+    for (name, text) in memory_files(dir)? {
+        let id = repo.blob_id(text.as_bytes())?;
+        let committed = head.get(name.as_bytes());
+        if committed.is_some_and(|(_, old)| *old == id) {
+            continue;
+        }
+        let before = text_at(repo, head, name.as_bytes())?;
+        found.extend(secrets_added(&name, &text, before.as_deref()));
+    }
+    Ok(found)
+}
+
+/// Every secret in the memory files of `dir`: `file:line: kind (masked excerpt)`.
+pub fn secret_findings(dir: &Path) -> Result<Vec<String>, Error> {
+    Ok(memory_files(dir)?
+        .iter()
+        .flat_map(|(name, text)| secrets_added(name, text, None))
+        .collect())
+}
+
+/// The top-level `*.md` regular files of `dir` that are text, by name.
+fn memory_files(dir: &Path) -> Result<Vec<(String, String)>, Error> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        context: format!("reading {}", dir.display()),
+        source,
+    })?;
+    let mut files: Vec<(String, String)> = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        // Not followed: a link in the team dir is nothing memdir reads.
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if !name.ends_with(".md") || !is_file {
+            continue;
+        }
+        if let Ok(text) = std::fs::read_to_string(entry.path()) {
+            files.push((name, text));
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Refuse when `found` is not empty: the labels and the lines, no values.
+pub fn refuse_secrets(found: Vec<String>, nothing: &str) -> Result<(), Error> {
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "team memory holds a secret; {nothing}: {}",
+        found.join("; ")
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +470,22 @@ mod tests {
             entry_problem(&[0xff, b'.', b'm', b'd'], blob, 1),
             Some(Problem::NotMemoryName)
         );
+    }
+
+    #[test]
+    fn only_new_secrets_count() {
+        let token = "ghp_R8kT2mVq9XwLs4NbZc7Yd1PfHj6Ga3Ue5Qo0";
+        let old = format!("a\ntoken: {token}\n");
+        let new = format!("b\ntoken: {token}\nmore\n");
+        // The same secret, moved by an edit elsewhere: not added by this side.
+        assert!(secrets_added("x.md", &new, Some(&old)).is_empty());
+        let found = secrets_added("x.md", &new, None);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("x.md:2: a GitHub token ("),
+            "{found:?}"
+        );
+        assert!(!found[0].contains(token));
     }
 
     fn any_kind() -> impl Strategy<Value = EntryKind> {

@@ -6,7 +6,8 @@
 //!
 //! What the remote sends is checked before anything is committed or written ([`guard`]): a
 //! tree that is not all memory files is refused whole, and the local branch stays where it was.
-//! Nothing with a secret in it is committed or pushed.
+//! Nothing with a secret this machine added is committed or pushed; a secret a teammate pushed
+//! is reported and sync goes on.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -68,49 +69,6 @@ pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every secret in the memory files of `dir`: `file:line: kind (masked excerpt)`.
-pub fn secret_findings(dir: &Path) -> Result<Vec<String>, Error> {
-    let mut found = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-        context: format!("reading {}", dir.display()),
-        source,
-    })?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
-        .collect();
-    files.sort();
-    for path in files {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        for finding in crate::secrets::scan(&text) {
-            found.push(format!(
-                "{name}:{}: {} ({})",
-                finding.line, finding.kind, finding.excerpt
-            ));
-        }
-    }
-    Ok(found)
-}
-
-/// Refuse when any memory file in `dir` holds a secret: the labels and the lines, no values.
-pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
-    let found = secret_findings(dir)?;
-    if found.is_empty() {
-        return Ok(());
-    }
-    Err(Error::Usage(format!(
-        "team memory holds a secret; nothing was committed or pushed: {}",
-        found.join("; ")
-    )))
-}
-
 /// A memory both sides changed in the same place: ours is `file`, theirs `kept_as`.
 #[derive(Debug, serde::Serialize)]
 pub struct KeptBoth {
@@ -128,6 +86,9 @@ pub struct Synced {
     pub conflicts: Vec<KeptBoth>,
     pub pushed: bool,
     pub attempts: u32,
+    /// Secrets in what came from the remote (`file:line: kind (masked excerpt)`): a teammate's
+    /// to remove; reported, never a reason to stop.
+    pub incoming_secrets: Vec<String>,
 }
 
 /// Sync the team memory at `dir` with its remote.
@@ -140,7 +101,11 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         synced.attempts = attempt;
         // The store's lock is held for one attempt: nobody writes while the tree moves.
         let mut store = Store::open(dir)?;
-        refuse_secrets(dir)?;
+        let committed = store.repo.head_tree()?;
+        guard::refuse_secrets(
+            guard::pending_secrets(&store.repo, dir, &committed)?,
+            "nothing was committed or pushed",
+        )?;
         let branch = store.repo.head_branch()?.ok_or_else(|| {
             Error::Failed("team memory's HEAD is detached; check out a branch".into())
         })?;
@@ -176,8 +141,20 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
             .extend(adoption.commits.iter().map(|(_, s)| s.clone()));
         let repo = &mut store.repo;
         let ours = repo.head_commit()?;
+        let before = repo.head_tree()?;
         let (head, integrated) = integrate(repo, dir, ours, theirs, &mut synced.conflicts)?;
         synced.integrated = integrated.to_string();
+        let theirs_tree = match theirs {
+            Some(theirs) => repo.commit_tree(theirs)?,
+            None => TreeMap::new(),
+        };
+        if matches!(integrated, "fast-forward" | "merged") {
+            for found in guard::secrets_between(repo, &before, &theirs_tree)? {
+                if !synced.incoming_secrets.contains(&found) {
+                    synced.incoming_secrets.push(found);
+                }
+            }
+        }
         let Some(head) = head else {
             // Nothing on either side yet.
             return Ok(synced);
@@ -185,9 +162,13 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         if Some(head) == theirs {
             return Ok(synced);
         }
-        // What goes out: memory files only, and no secret.
+        // What goes out: memory files only, and no secret this machine added.
         guard::check_tree(repo, head)?.map_err(|bad| bad.outgoing(dir))?;
-        refuse_secrets(dir)?;
+        let head_tree = repo.commit_tree(head)?;
+        guard::refuse_secrets(
+            guard::secrets_between(repo, &theirs_tree, &head_tree)?,
+            "nothing was pushed",
+        )?;
         drop(store);
         match remote::push(dir, &branch)? {
             Pushed::Done => {

@@ -1,8 +1,7 @@
-//! Team sync against a hostile or broken remote (issue 11; DESIGN §8, §10): trees whose entries
-//! leave `team/` or are not memory files, two syncs racing to push, a sync killed while `git`
-//! talks to a remote that never answers, and a remote that never answers at all. The hostile
-//! trees are raw objects written with the real git's plumbing into a plain bare remote, which
-//! accepts them.
+//! Team sync against a hostile remote (issue 11, items 1 and 15; DESIGN §8, §10): trees whose
+//! entries leave `team/` or are not memory files, a push that loses a race, a teammate's secret,
+//! and a sync killed while `git` talks to a remote that never answers. The hostile trees are raw
+//! objects written with the real git's plumbing into a plain bare remote, which accepts them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -362,6 +361,93 @@ fn two_syncs_racing_to_push_both_succeed() {
     assert_git_clean(&b.team);
     git(&remote, &["fsck", "--strict"]);
     assert_only_fast_forwards(&remote);
+}
+
+/// A GitHub-shaped token made up for the test (the scanner knows the shape; no real one).
+fn fake_token(seed: u64) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut state = seed;
+    let body: String = (0..36)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ALPHABET[(state >> 33) as usize % ALPHABET.len()] as char
+        })
+        .collect();
+    format!("ghp_{body}")
+}
+
+#[test]
+fn a_secret_a_teammate_pushed_warns_and_my_work_keeps_flowing() {
+    let (_root, remote, mate, me) = a_teammate_and_me();
+    // The teammate commits a token with plain git (memdir would have refused it).
+    let token = fake_token(11);
+    std::fs::write(
+        mate.team.join("ci-token.md"),
+        format!(
+            "---\nname: ci-token\ndescription: CI\ntype: reference\n---\nThe CI token: {token}\n"
+        ),
+    )
+    .expect("write");
+    let index = std::fs::read_to_string(mate.team.join("MEMORY.md")).expect("index");
+    std::fs::write(
+        mate.team.join("MEMORY.md"),
+        format!("{index}- [CI token](ci-token.md) — the CI token\n"),
+    )
+    .expect("index");
+    git(&mate.team, &["add", "-A"]);
+    git(&mate.team, &["commit", "-q", "-m", "ci token"]);
+    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
+
+    me.save("oncall-channel", "Pages go to #payments-oncall.");
+    let run = me.env.ok(&["team", "sync"]);
+    assert!(
+        run.stderr.contains("warning:")
+            && run.stderr.contains("ci-token.md:6")
+            && run.stderr.contains("a GitHub token"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains(&token),
+        "the secret was shown: {}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("pushed"), "{}", run.stdout);
+    assert!(git(&remote, &["ls-tree", "HEAD"]).contains("oncall-channel.md"));
+    // Later syncs of clean work go on, mine and the teammate's.
+    me.save("release-owner", "Priya owns the release train.");
+    assert_eq!(me.sync()["pushed"], true);
+    mate.save("style-guide", "The style guide is in the wiki.");
+    assert_eq!(mate.sync()["pushed"], true);
+    assert_eq!(me.sync()["integrated"], "fast-forward");
+    // review flags the teammate's secret in team memory.
+    let review = me.env.ok(&["review", "--json"]).stdout;
+    assert!(
+        review.contains("ci-token") && review.contains("secret"),
+        "{review}"
+    );
+    assert!(!review.contains(&token), "review showed the secret");
+    // A secret in my own new memory is still refused, and nothing is pushed.
+    let remote_before = tip(&remote);
+    std::fs::write(
+        me.team.join("my-token.md"),
+        format!(
+            "---\nname: my-token\ndescription: mine\ntype: reference\n---\nMine: {}\n",
+            fake_token(12)
+        ),
+    )
+    .expect("write");
+    let run = me
+        .env
+        .fails(&["team", "sync"], 2, "team memory holds a secret");
+    assert!(run.stderr.contains("my-token.md:6"), "{}", run.stderr);
+    assert!(!run.stderr.contains("ci-token.md"), "{}", run.stderr);
+    assert_eq!(tip(&remote), remote_before);
+    std::fs::remove_file(me.team.join("my-token.md")).expect("remove");
+    assert_git_clean(&me.team);
+    assert_git_clean(&mate.team);
 }
 
 /// A stand-in for ssh that records its pid, its parent's and grandparent's (git, or the shell
