@@ -112,10 +112,8 @@ mod tests {
             .arg(r#"sleep 300 & echo $! > "$1"; wait"#)
             .arg("sh")
             .arg(&pid_file);
-        let started = std::time::Instant::now();
         let ended = output_within(command, Duration::from_millis(300)).expect("runs");
         assert!(matches!(ended, Ended::TimedOut), "{ended:?}");
-        assert!(started.elapsed() < Duration::from_secs(60));
         let pid = std::fs::read_to_string(&pid_file).expect("pid");
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
         // Gone, or a zombie waiting for its reaper.

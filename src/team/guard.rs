@@ -176,7 +176,7 @@ impl BadTree {
 
     /// The refusal of a tree that came from the remote (exit 2: the remote's content is input,
     /// and nothing was changed), and what to do before `then`.
-    pub fn from_remote(&self, then: &str) -> Error {
+    pub fn refusal_from_remote(&self, then: &str) -> Error {
         let fix = if self.in_history {
             "that commit must leave the remote's history (whoever owns the remote resets its branch to a commit before it)"
         } else {
@@ -189,7 +189,7 @@ impl BadTree {
     }
 
     /// The refusal to push a tree of this machine's own.
-    pub fn outgoing(&self, dir: &Path) -> Error {
+    pub fn refusal_to_push(&self, dir: &Path) -> Error {
         Error::Usage(format!(
             "your team memory's {}: team memory takes only memory files, so nothing was pushed; remove it in {} (memdir rm --team, or git rm and commit), then run memdir team sync again",
             self.what(),

@@ -132,7 +132,7 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
             };
             if !integrated {
                 guard::check_tree(&store.repo, theirs)?
-                    .map_err(|bad| bad.from_remote("run memdir team sync again"))?;
+                    .map_err(|bad| bad.refusal_from_remote("run memdir team sync again"))?;
             }
         }
         let adoption = store.adopt(None)?;
@@ -163,7 +163,7 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
             return Ok(synced);
         }
         // What goes out: memory files only, and no secret this machine added.
-        guard::check_tree(repo, head)?.map_err(|bad| bad.outgoing(dir))?;
+        guard::check_tree(repo, head)?.map_err(|bad| bad.refusal_to_push(dir))?;
         let head_tree = repo.commit_tree(head)?;
         guard::refuse_secrets(
             guard::secrets_between(repo, &theirs_tree, &head_tree)?,
@@ -198,7 +198,7 @@ fn back_off(attempt: u32) {
 /// a fetch into a quarantine (never into the clone) shows, else git's reason.
 fn refused_by_git(repo: &MemoryRepo, dir: &Path, branch: &str, reason: &str) -> Error {
     match first_unsafe_tree(repo, dir, branch) {
-        Ok(Some(bad)) => bad.from_remote("run memdir team sync again"),
+        Ok(Some(bad)) => bad.refusal_from_remote("run memdir team sync again"),
         _ => Error::Usage(format!(
             "the team remote sent objects git refuses ({reason}), so nothing was fetched or written; the remote's branch must be reset to a sound commit by whoever owns it, then run memdir team sync again"
         )),
@@ -236,7 +236,7 @@ pub fn check_out_clone(dir: &Path) -> Result<(), Error> {
             return Ok(());
         };
         guard::check_tree(&repo, tip)?
-            .map_err(|bad| bad.from_remote("run memdir team init again"))?;
+            .map_err(|bad| bad.refusal_from_remote("run memdir team init again"))?;
         checkout(&repo, dir, &TreeMap::new(), tip)?;
         repo.reset_index(tip)?;
         Ok(())
