@@ -78,22 +78,26 @@ pub fn git_output(dir: &Path, args: &[&str]) -> Output {
     git_command(dir, args).output().expect("git runs")
 }
 
-/// Run `git` with `input` on its stdin; it must succeed. Its stdout.
-pub fn git_stdin(dir: &Path, args: &[&str], input: &[u8]) -> String {
+/// Run `command` with `input` on its stdin and its output captured.
+fn output_with_stdin(mut command: std::process::Command, input: &[u8]) -> Output {
     use std::io::Write;
-    let mut child = git_command(dir, args)
+    let mut child = command
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("git starts");
+        .expect("the program starts");
     child
         .stdin
         .take()
         .expect("stdin")
         .write_all(input)
         .expect("write stdin");
-    let output = child.wait_with_output().expect("git ends");
+    child.wait_with_output().expect("the program ends")
+}
+
+/// `git`'s stdout; it must have succeeded.
+fn succeeded(output: Output, dir: &Path, args: &[&str]) -> String {
     assert!(
         output.status.success(),
         "git {args:?} in {} failed: {}",
@@ -103,16 +107,14 @@ pub fn git_stdin(dir: &Path, args: &[&str], input: &[u8]) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Run `git` with `input` on its stdin; it must succeed. Its stdout.
+pub fn git_stdin(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    succeeded(output_with_stdin(git_command(dir, args), input), dir, args)
+}
+
 /// Run `git` with a hermetic configuration; it must succeed.
 pub fn git(dir: &Path, args: &[&str]) -> String {
-    let output = git_output(dir, args);
-    assert!(
-        output.status.success(),
-        "git {args:?} in {} failed: {}",
-        dir.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    succeeded(git_output(dir, args), dir, args)
 }
 
 /// The real git agrees the repository is sound and the work tree matches HEAD.
@@ -244,22 +246,9 @@ impl TestEnv {
 
     /// Run memdir with `input` on stdin.
     pub fn run_with_stdin(&self, args: &[&str], input: &str) -> Run {
-        use std::io::Write;
-        let mut child = self
-            .command()
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("memdir starts");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write stdin");
-        Run::from(child.wait_with_output().expect("memdir ends"))
+        let mut command = self.command();
+        command.args(args);
+        Run::from(output_with_stdin(command, input.as_bytes()))
     }
 
     /// Run memdir and require success.
