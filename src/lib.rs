@@ -13,6 +13,7 @@ pub mod fault;
 pub mod input;
 pub mod memory;
 pub mod paths;
+pub mod process;
 pub mod repo;
 pub mod review;
 pub mod secrets;

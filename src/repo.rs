@@ -413,8 +413,13 @@ impl MemoryRepo {
     ) -> Result<(), RepoError> {
         let (_, committer) = self.signatures()?;
         self.move_head(expected, new, log, &committer)?;
-        let tree = self.commit_tree(new)?;
-        let tree_id = self.commit_tree_id(new)?;
+        self.reset_index(new)
+    }
+
+    /// Rebuild `.git/index` for `commit`'s tree, with no stat data (git compares content).
+    pub fn reset_index(&self, commit: ObjectId) -> Result<(), RepoError> {
+        let tree = self.commit_tree(commit)?;
+        let tree_id = self.commit_tree_id(commit)?;
         self.write_index(tree_id, &tree, &CleanFiles::new())
     }
 
@@ -449,26 +454,39 @@ impl MemoryRepo {
 
     /// How many commits `from` has that `other` does not (ahead / behind counts).
     pub fn count_not_in(&self, from: ObjectId, other: ObjectId) -> Result<usize, RepoError> {
-        let hidden: HashSet<ObjectId> = self.ancestors(other)?.into_iter().collect();
-        Ok(self
-            .ancestors(from)?
-            .into_iter()
-            .filter(|id| !hidden.contains(id))
-            .count())
+        Ok(self.commits_not_in(from, Some(other), usize::MAX)?.len())
+    }
+
+    /// The commits `from` has that `other` does not (all of `from`'s when `None`), newest
+    /// first, at most `limit` of them.
+    pub fn commits_not_in(
+        &self,
+        from: ObjectId,
+        other: Option<ObjectId>,
+        limit: usize,
+    ) -> Result<Vec<ObjectId>, RepoError> {
+        let walk = self
+            .repo
+            .rev_walk([from])
+            .with_hidden(other)
+            .all()
+            .map_err(|e| self.err(e))?;
+        walk.take(limit)
+            .map(|info| {
+                info.map(|i| i.id)
+                    .map_err(|e| self.err(gix::Error::from_error(e)))
+            })
+            .collect()
+    }
+
+    /// An object's size from its header, without reading it.
+    pub fn object_size(&self, id: ObjectId) -> Result<u64, RepoError> {
+        Ok(self.repo.find_header(id).map_err(|e| self.err(e))?.size())
     }
 
     /// How many commits `tip` has, itself included.
     pub fn count_commits(&self, tip: ObjectId) -> Result<usize, RepoError> {
-        Ok(self.ancestors(tip)?.len())
-    }
-
-    fn ancestors(&self, tip: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
-        let walk = self.repo.rev_walk([tip]).all().map_err(|e| self.err(e))?;
-        walk.map(|info| {
-            info.map(|i| i.id)
-                .map_err(|e| self.err(gix::Error::from_error(e)))
-        })
-        .collect()
+        Ok(self.commits_not_in(tip, None, usize::MAX)?.len())
     }
 
     /// Commit `tree` on the current branch: objects written and fsynced (in parallel), then the

@@ -5,7 +5,7 @@ use std::path::Path;
 use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::memory::store::Store;
-use crate::team::remote;
+use crate::team::remote::{self, Fetched};
 use crate::team::sync::{self, is_team_repo, register_merge_driver, team_dir};
 
 /// Share memory with a team through a git remote: `<memory dir>/team/`.
@@ -32,7 +32,7 @@ pub enum TeamCommand {
     },
     /// Commit what is pending, fetch, merge, push (never forced).
     Sync {
-        /// Print JSON: {adopted, integrated, conflicts, pushed, attempts}.
+        /// Print JSON: {adopted, integrated, conflicts, pushed, attempts, incoming_secrets}.
         #[arg(long)]
         json: bool,
     },
@@ -60,6 +60,11 @@ pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Er
             }
             for subject in &synced.adopted {
                 output.info(&format!("committed {subject}"))?;
+            }
+            for found in &synced.incoming_secrets {
+                output.warn(&format!(
+                    "{found}: a secret came from the team remote; it is the teammate's to remove (memdir review lists it)"
+                ))?;
             }
             for conflict in &synced.conflicts {
                 output.warn(&format!(
@@ -102,7 +107,12 @@ fn init(memory_dir: &Path, dir: &Path, url: &str, output: &mut Output<'_>) -> Re
     }
     // The personal memory repository must not track the team's files.
     Store::open(memory_dir)?;
-    remote::clone(url, dir)?;
+    if let Fetched::Refused(reason) = remote::clone(url, dir)? {
+        return Err(Error::Usage(format!(
+            "the team remote {url} holds objects git refuses ({reason}), so nothing was cloned; its branch must be reset to a sound commit by whoever owns it"
+        )));
+    }
+    sync::check_out_clone(dir)?;
     let exe = std::env::current_exe().map_err(|source| Error::Io {
         context: "finding the memdir executable".into(),
         source,

@@ -490,8 +490,17 @@ pub fn merge_trees(
                     }
                     TopicMerge::Conflict => {
                         merged.tree.insert(name.clone(), o_entry);
-                        let stem = file.trim_end_matches(".md");
-                        let copy_stem = format!("{stem}.conflict-{theirs_short}");
+                        // The other side of a conflict copy is named after the memory and that
+                        // side's version, so that every name stays a memory file's name.
+                        let copy_stem = match file.trim_end_matches(".md").rsplit_once(".conflict-")
+                        {
+                            Some((memory, _)) => {
+                                format!("{memory}.conflict-{}", t_entry.1.to_hex_with_len(7))
+                            }
+                            None => {
+                                format!("{}.conflict-{theirs_short}", file.trim_end_matches(".md"))
+                            }
+                        };
                         let copy_text = with_frontmatter_name(&theirs_text, &copy_stem);
                         let copy_name = format!("{copy_stem}.md");
                         // A file that is not UTF-8 is kept as it was, byte for byte.

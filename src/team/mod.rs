@@ -1,5 +1,6 @@
 //! Team memory (DESIGN §8): a memory dir shared through a git remote, and how it merges.
 
+pub mod guard;
 pub mod merge;
 pub mod remote;
 pub mod sync;

@@ -1,10 +1,16 @@
 //! Team memory (DESIGN §8): `<memory dir>/team/` is a memory dir of its own, a clone of a remote
 //! the team already owns. `sync` adopts what is pending, fetches, merges (a fast-forward when it
 //! can; else `MEMORY.md` as a union of entries and topic files three-way, both versions kept on a
-//! real conflict), and pushes, never forcing; a rejected push starts over from a new fetch, a
-//! bounded number of times. Nothing with a secret in it is committed or pushed.
+//! real conflict), and pushes, never forcing; a push that lost a race starts over from a new
+//! fetch, a bounded number of times, after a short random pause.
+//!
+//! What the remote sends is checked before anything is committed or written ([`guard`]): a
+//! tree that is not all memory files is refused whole, and the local branch stays where it was.
+//! Nothing with a secret this machine added is committed or pushed; a secret a teammate pushed
+//! is reported and sync goes on.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use gix::ObjectId;
 
@@ -13,11 +19,16 @@ use crate::atomic::write as write_atomic;
 use crate::extract::state::remove_if_exists;
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
+use crate::team::guard::{self, BadTree};
 use crate::team::merge::merge_trees;
-use crate::team::remote::{self, Pushed};
+use crate::team::remote::{self, Fetched, Pushed, Quarantine};
 
-/// How many times a rejected push is retried after a new fetch and merge.
-pub const MAX_ATTEMPTS: u32 = 3;
+/// How many times sync fetches, merges and pushes before it gives up on a remote that keeps
+/// moving (each push that lost a race to another is one attempt).
+pub const MAX_ATTEMPTS: u32 = 8;
+
+/// The most commits looked at to find the one git refused.
+const MAX_COMMITS_EXAMINED: usize = 10_000;
 
 /// The team memory dir inside a memory dir.
 pub fn team_dir(memory_dir: &Path) -> PathBuf {
@@ -58,49 +69,6 @@ pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every secret in the memory files of `dir`: `file:line: kind (masked excerpt)`.
-pub fn secret_findings(dir: &Path) -> Result<Vec<String>, Error> {
-    let mut found = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-        context: format!("reading {}", dir.display()),
-        source,
-    })?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
-        .collect();
-    files.sort();
-    for path in files {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        for finding in crate::secrets::scan(&text) {
-            found.push(format!(
-                "{name}:{}: {} ({})",
-                finding.line, finding.kind, finding.excerpt
-            ));
-        }
-    }
-    Ok(found)
-}
-
-/// Refuse when any memory file in `dir` holds a secret: the labels and the lines, no values.
-pub fn refuse_secrets(dir: &Path) -> Result<(), Error> {
-    let found = secret_findings(dir)?;
-    if found.is_empty() {
-        return Ok(());
-    }
-    Err(Error::Usage(format!(
-        "team memory holds a secret; nothing was committed or pushed: {}",
-        found.join("; ")
-    )))
-}
-
 /// A memory both sides changed in the same place: ours is `file`, theirs `kept_as`.
 #[derive(Debug, serde::Serialize)]
 pub struct KeptBoth {
@@ -118,29 +86,75 @@ pub struct Synced {
     pub conflicts: Vec<KeptBoth>,
     pub pushed: bool,
     pub attempts: u32,
+    /// Secrets in what came from the remote (`file:line: kind (masked excerpt)`): a teammate's
+    /// to remove; reported, never a reason to stop.
+    pub incoming_secrets: Vec<String>,
 }
 
 /// Sync the team memory at `dir` with its remote.
 pub fn sync(dir: &Path) -> Result<Synced, Error> {
     let mut synced = Synced::default();
     for attempt in 1..=MAX_ATTEMPTS {
+        if attempt > 1 {
+            back_off(attempt);
+        }
         synced.attempts = attempt;
         // The store's lock is held for one attempt: nobody writes while the tree moves.
         let mut store = Store::open(dir)?;
-        refuse_secrets(dir)?;
+        let committed = store.repo.head_tree()?;
+        guard::refuse_secrets(
+            guard::pending_secrets(&store.repo, dir, &committed)?,
+            "nothing was committed or pushed",
+        )?;
+        let branch = store.repo.head_branch()?.ok_or_else(|| {
+            Error::Failed("team memory's HEAD is detached; check out a branch".into())
+        })?;
+        match remote::fetch(dir) {
+            Ok(Fetched::Done) => {}
+            Ok(Fetched::Refused(reason)) => {
+                return Err(refused_by_git(&store.repo, dir, &branch, &reason));
+            }
+            Err(e) => {
+                // What is pending is committed all the same, to be pushed next time.
+                store.adopt(None)?;
+                return Err(e);
+            }
+        }
+        let theirs = store
+            .repo
+            .ref_commit(&format!("refs/remotes/{}/{branch}", remote::REMOTE))?;
+        // Checked before anything is committed, merged or written.
+        if let Some(theirs) = theirs {
+            let ours = store.repo.head_commit()?;
+            let integrated = match ours {
+                Some(ours) => store.repo.is_ancestor(theirs, ours)?,
+                None => false,
+            };
+            if !integrated {
+                guard::check_tree(&store.repo, theirs)?
+                    .map_err(|bad| bad.refusal_from_remote("run memdir team sync again"))?;
+            }
+        }
         let adoption = store.adopt(None)?;
         synced
             .adopted
             .extend(adoption.commits.iter().map(|(_, s)| s.clone()));
-        remote::fetch(dir)?;
         let repo = &mut store.repo;
-        let branch = repo.head_branch()?.ok_or_else(|| {
-            Error::Failed("team memory's HEAD is detached; check out a branch".into())
-        })?;
         let ours = repo.head_commit()?;
-        let theirs = repo.ref_commit(&format!("refs/remotes/{}/{branch}", remote::REMOTE))?;
+        let before = repo.head_tree()?;
         let (head, integrated) = integrate(repo, dir, ours, theirs, &mut synced.conflicts)?;
         synced.integrated = integrated.to_string();
+        let theirs_tree = match theirs {
+            Some(theirs) => repo.commit_tree(theirs)?,
+            None => TreeMap::new(),
+        };
+        if matches!(integrated, "fast-forward" | "merged") {
+            for found in guard::secrets_between(repo, &before, &theirs_tree)? {
+                if !synced.incoming_secrets.contains(&found) {
+                    synced.incoming_secrets.push(found);
+                }
+            }
+        }
         let Some(head) = head else {
             // Nothing on either side yet.
             return Ok(synced);
@@ -148,7 +162,13 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         if Some(head) == theirs {
             return Ok(synced);
         }
-        refuse_secrets(dir)?;
+        // What goes out: memory files only, and no secret this machine added.
+        guard::check_tree(repo, head)?.map_err(|bad| bad.refusal_to_push(dir))?;
+        let head_tree = repo.commit_tree(head)?;
+        guard::refuse_secrets(
+            guard::secrets_between(repo, &theirs_tree, &head_tree)?,
+            "nothing was pushed",
+        )?;
         drop(store);
         match remote::push(dir, &branch)? {
             Pushed::Done => {
@@ -159,8 +179,72 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
         }
     }
     Err(Error::Failed(format!(
-        "the team remote kept moving: the push was rejected {MAX_ATTEMPTS} times; run memdir team sync again"
+        "the team remote kept moving: the push lost to others {MAX_ATTEMPTS} times; run memdir team sync again"
     )))
+}
+
+/// Wait a little before attempt `attempt` (2 and up): 20 ms, doubled each time up to 640 ms,
+/// plus as much again at random, so that two syncs that raced do not race again in step.
+fn back_off(attempt: u32) {
+    let base = 20u64 << attempt.saturating_sub(2).min(5);
+    let noise = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::from(d.subsec_nanos()) ^ u64::from(std::process::id()))
+        .unwrap_or(0);
+    std::thread::sleep(Duration::from_millis(base + noise % base));
+}
+
+/// The refusal when git's own checks refused what the remote sent: which commit and entry, as
+/// a fetch into a quarantine (never into the clone) shows, else git's reason.
+fn refused_by_git(repo: &MemoryRepo, dir: &Path, branch: &str, reason: &str) -> Error {
+    match first_unsafe_tree(repo, dir, branch) {
+        Ok(Some(bad)) => bad.refusal_from_remote("run memdir team sync again"),
+        _ => Error::Usage(format!(
+            "the team remote sent objects git refuses ({reason}), so nothing was fetched or written; the remote's branch must be reset to a sound commit by whoever owns it, then run memdir team sync again"
+        )),
+    }
+}
+
+/// The newest commit the remote's `branch` has and HEAD has not whose tree holds a dangerous
+/// name, looked for in a quarantine.
+fn first_unsafe_tree(
+    repo: &MemoryRepo,
+    dir: &Path,
+    branch: &str,
+) -> Result<Option<BadTree>, Error> {
+    let Some(quarantine) = Quarantine::fetch(dir, branch)? else {
+        return Ok(None);
+    };
+    let seen = MemoryRepo::open(&quarantine.dir)?;
+    let Some(tip) = seen.ref_commit(&format!("refs/heads/{branch}"))? else {
+        return Ok(None);
+    };
+    for commit in seen.commits_not_in(tip, repo.head_commit()?, MAX_COMMITS_EXAMINED)? {
+        if let Err(bad) = guard::check_tree_paths(&seen, commit)? {
+            return Ok(Some(bad));
+        }
+    }
+    Ok(None)
+}
+
+/// Write the work tree and `.git/index` of a team clone made without a checkout, once its tree
+/// passes [`guard::check_tree`]. A tree that does not is refused and the clone removed.
+pub fn check_out_clone(dir: &Path) -> Result<(), Error> {
+    let checked_out = (|| {
+        let repo = MemoryRepo::open(dir)?;
+        let Some(tip) = repo.head_commit()? else {
+            return Ok(());
+        };
+        guard::check_tree(&repo, tip)?
+            .map_err(|bad| bad.refusal_from_remote("run memdir team init again"))?;
+        checkout(&repo, dir, &TreeMap::new(), tip)?;
+        repo.reset_index(tip)?;
+        Ok(())
+    })();
+    if checked_out.is_err() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    checked_out
 }
 
 /// Bring what was fetched into HEAD and the work tree; the new HEAD and what happened.

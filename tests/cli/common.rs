@@ -17,6 +17,10 @@ pub struct TestEnv {
     limit_kb: Option<u64>,
 }
 
+/// The address-space limit (KiB, `ulimit -v`) of every run in the hostile-input tests: a run
+/// that reads without bound fails instead of eating the machine.
+pub const HOSTILE_LIMIT_KB: u64 = 1_000_000;
+
 /// The result of one memdir run.
 pub struct Run {
     pub code: i32,
@@ -59,9 +63,10 @@ pub fn save_args<'a>(
     ]
 }
 
-/// Run `git` with a hermetic configuration, whatever its exit status.
-pub fn git_output(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new("git")
+/// `git -C dir args…` with a hermetic configuration.
+fn git_command(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new("git");
+    command
         .arg("-C")
         .arg(dir)
         .args(args)
@@ -70,14 +75,35 @@ pub fn git_output(dir: &Path, args: &[&str]) -> Output {
         .env("GIT_AUTHOR_NAME", "Test")
         .env("GIT_AUTHOR_EMAIL", "test@example.com")
         .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .output()
-        .expect("git runs")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com");
+    command
 }
 
-/// Run `git` with a hermetic configuration; it must succeed.
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let output = git_output(dir, args);
+/// Run `git` with a hermetic configuration, whatever its exit status.
+pub fn git_output(dir: &Path, args: &[&str]) -> Output {
+    git_command(dir, args).output().expect("git runs")
+}
+
+/// Run `command` with `input` on its stdin and its output captured.
+fn output_with_stdin(mut command: std::process::Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write stdin");
+    child.wait_with_output().expect("the program ends")
+}
+
+/// `git`'s stdout; it must have succeeded.
+fn succeeded(output: Output, dir: &Path, args: &[&str]) -> String {
     assert!(
         output.status.success(),
         "git {args:?} in {} failed: {}",
@@ -85,6 +111,16 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Run `git` with `input` on its stdin; it must succeed. Its stdout.
+pub fn git_stdin(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    succeeded(output_with_stdin(git_command(dir, args), input), dir, args)
+}
+
+/// Run `git` with a hermetic configuration; it must succeed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    succeeded(git_output(dir, args), dir, args)
 }
 
 /// The real git agrees the repository is sound and the work tree matches HEAD.
@@ -239,22 +275,9 @@ impl TestEnv {
 
     /// Run memdir with `input` on stdin.
     pub fn run_with_stdin(&self, args: &[&str], input: &str) -> Run {
-        use std::io::Write;
-        let mut child = self
-            .command()
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("memdir starts");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write stdin");
-        Run::from_output(child.wait_with_output().expect("memdir ends"))
+        let mut command = self.command();
+        command.args(args);
+        Run::from_output(output_with_stdin(command, input.as_bytes()))
     }
 
     /// Run memdir and require success.
@@ -306,4 +329,92 @@ pub fn labelled_cases(set: &str) -> Vec<PathBuf> {
         .collect();
     cases.sort();
     cases
+}
+
+/// One teammate: a hermetic environment with team memory cloned from `remote`.
+pub struct Mate {
+    pub env: TestEnv,
+    pub team: PathBuf,
+}
+
+impl Mate {
+    /// Hold every later run of this teammate's memdir to `kb` KiB of address space.
+    pub fn limited(mut self, kb: u64) -> Mate {
+        self.env.limit_memory(kb);
+        self
+    }
+
+    pub fn join(remote: &Path) -> Mate {
+        let env = TestEnv::new();
+        env.ok(&["team", "init", "--remote", remote.to_str().expect("utf-8")]);
+        let team = env.memory_dir().join("team");
+        Mate { env, team }
+    }
+
+    pub fn save(&self, name: &str, body: &str) {
+        let description = format!("About {name}");
+        let mut args = save_args("project", name, &description, body);
+        args.push("--team");
+        self.env.ok(&args);
+    }
+
+    pub fn sync(&self) -> serde_json::Value {
+        self.env.ok(&["team", "sync", "--json"]).json()
+    }
+
+    /// Every memory file of the team work tree, by name.
+    pub fn files(&self) -> BTreeMap<String, String> {
+        std::fs::read_dir(&self.team)
+            .expect("team dir")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".md"))
+            .map(|n| {
+                let text = std::fs::read_to_string(self.team.join(&n)).expect("read");
+                (n, text)
+            })
+            .collect()
+    }
+}
+
+/// A bare repository to serve as the team remote, recording every update of its branches.
+pub fn bare_remote(root: &Path) -> PathBuf {
+    let remote = root.join("remote.git");
+    git(
+        root,
+        &["init", "-q", "--bare", remote.to_str().expect("utf-8")],
+    );
+    // Record every update of the remote's branches, to check none was a rewrite.
+    git(&remote, &["config", "core.logAllRefUpdates", "always"]);
+    remote
+}
+
+/// Every update of every branch of `remote` moved it forward.
+pub fn assert_only_fast_forwards(remote: &Path) {
+    let logs = remote.join("logs/refs/heads");
+    let entries = std::fs::read_dir(&logs).expect("the remote's reflogs");
+    let mut updates = 0;
+    for entry in entries {
+        let log = std::fs::read_to_string(entry.expect("entry").path()).expect("reflog");
+        for line in log.lines() {
+            let mut fields = line.split_whitespace();
+            let (Some(old), Some(new)) = (fields.next(), fields.next()) else {
+                continue;
+            };
+            updates += 1;
+            if old.chars().all(|c| c == '0') {
+                continue;
+            }
+            let status = std::process::Command::new("git")
+                .current_dir(remote)
+                .args(["merge-base", "--is-ancestor", old, new])
+                .status()
+                .expect("git merge-base");
+            assert!(
+                status.success(),
+                "the remote's branch was rewritten: {line}"
+            );
+        }
+    }
+    assert!(updates >= 3, "{updates} updates recorded");
 }

@@ -10,15 +10,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    Run, TestEnv, assert_git_clean, git, git_output, save_args, subjects, tree_snapshot,
+    HOSTILE_LIMIT_KB, Run, TestEnv, assert_git_clean, git, git_output, save_args, subjects,
+    tree_snapshot,
 };
-
-/// The address-space limit of every run in this file, in KiB.
-const LIMIT_KB: u64 = 1_000_000;
 
 fn hostile_env() -> TestEnv {
     let mut env = TestEnv::new();
-    env.limit_memory(LIMIT_KB);
+    env.limit_memory(HOSTILE_LIMIT_KB);
     env
 }
 

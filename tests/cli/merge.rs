@@ -421,3 +421,43 @@ fn merge_trees_deletes_what_one_side_deleted_and_the_other_left() {
     );
     assert!(read(&h.dir, "deploy.md").contains("(weekly)"));
 }
+
+#[test]
+fn the_other_side_of_a_conflict_copy_is_named_after_the_memory() {
+    let h = Histories::new();
+    let copy = "deploy.conflict-abc1234.md";
+    let copy_text = |body: &str| {
+        format!("---\nname: deploy.conflict-abc1234\ndescription: d\ntype: project\n---\n{body}\n")
+    };
+    h.on("main", |dir| {
+        write(dir, copy, &copy_text("Staging deploys on Mondays."));
+        write(
+            dir,
+            "MEMORY.md",
+            &format!("{BASE_INDEX}- [Deploy (conflict)]({copy}) — d\n"),
+        );
+    });
+    git(&h.dir, &["branch", "theirs"]);
+    h.on("theirs", |dir| {
+        write(dir, copy, &copy_text("Staging deploys on Fridays."))
+    });
+    h.on("main", |dir| {
+        write(dir, copy, &copy_text("Staging deploys on Tuesdays."))
+    });
+    let (merged, _) = h.merge();
+    let theirs_blob = git(&h.dir, &["rev-parse", &format!("theirs:{copy}")]);
+    let kept_as = format!("deploy.conflict-{}.md", &theirs_blob[..7]);
+    assert_eq!(
+        merged.conflicts,
+        [Conflict {
+            file: copy.into(),
+            kept_as: kept_as.clone()
+        }]
+    );
+    // A name team sync takes from a remote: `show` and `rm` take it too.
+    let name = kept_as.trim_end_matches(".md");
+    let shown = h
+        .env
+        .ok(&["--memory-dir", h.dir.to_str().expect("utf-8"), "show", name]);
+    assert!(shown.stdout.contains("Fridays"), "{}", shown.stdout);
+}
