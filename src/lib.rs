@@ -12,6 +12,7 @@ pub mod extract;
 pub mod fault;
 pub mod memory;
 pub mod paths;
+pub mod regular_file;
 pub mod repo;
 pub mod review;
 pub mod secrets;

@@ -117,7 +117,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
             worker::log(&git_dir, &worker::describe(served));
         });
     }
-    let mut failures = 0;
+    let (mut failures, mut retired) = (0, 0);
     let mut result = Ok(());
     worker::drain(
         &git_dir,
@@ -126,8 +126,10 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         Duration::from_secs(args.timeout),
         &mut |served| {
             worker::log(&git_dir, &worker::describe(served));
-            if matches!(served, Served::Failed { .. }) {
-                failures += 1;
+            match served {
+                Served::Failed { .. } => failures += 1,
+                Served::Retired { .. } => retired += 1,
+                Served::Done(_) => {}
             }
             if result.is_ok() {
                 result = print_served(args, served, output);
@@ -140,6 +142,11 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
             "{failures} extraction run(s) failed; their sessions are retried from their cursors next time"
         )));
     }
+    if retired > 0 {
+        return Err(Error::Failed(format!(
+            "{retired} extraction request(s) retired: a retry cannot fix them (see above)"
+        )));
+    }
     if !args.json {
         output.info("extraction is up to date")?;
     }
@@ -150,6 +157,7 @@ fn print_served(args: &ExtractArgs, served: &Served, output: &mut Output<'_>) ->
     match served {
         Served::Done(report) => print_report(args, report, output),
         Served::Failed { session, error } => output.warn(&format!("{session}: {error}")),
+        Served::Retired { session, why } => output.warn(&format!("{session}: retired: {why}")),
     }
 }
 
@@ -161,12 +169,7 @@ fn foreground(
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
     let transcript = crate::paths::absolute_from(&ctx.env.cwd, transcript);
-    if !transcript.is_file() {
-        return Err(Error::Usage(format!(
-            "no transcript at {}",
-            transcript.display()
-        )));
-    }
+    // Says what is there when it is not a transcript: nothing, a FIFO, a device, a directory.
     let (cwd, session) = transcript_origin(&transcript)?;
     let session = match validate_session(args.session.as_deref())? {
         Some(s) => s.to_string(),
@@ -259,6 +262,13 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
         output.warn(&format!(
             "{} line(s) of the transcript were not JSON and were skipped",
             report.unreadable_lines
+        ))?;
+    }
+    if report.oversized_lines > 0 {
+        output.warn(&format!(
+            "{} line(s) of the transcript were over {} MiB and were skipped unread",
+            report.oversized_lines,
+            crate::extract::transcript::MAX_LINE_BYTES >> 20
         ))?;
     }
     if report.skipped.is_none() && report.outcomes.is_empty() && report.turns > 0 {

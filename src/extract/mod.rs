@@ -117,6 +117,8 @@ pub struct Report {
     pub adopted: Vec<String>,
     /// Lines of the range that were not JSON (skipped).
     pub unreadable_lines: usize,
+    /// Lines of the range over [`transcript::MAX_LINE_BYTES`] (skipped unread).
+    pub oversized_lines: usize,
     pub cursor_advanced: bool,
 }
 
@@ -128,16 +130,41 @@ pub struct Range {
     pub end: u64,
     pub last_record: Option<String>,
     pub unreadable: usize,
+    pub oversized: usize,
 }
 
-/// Read a transcript from `offset` on, keeping only the person's prompts (with the reply before
-/// each) and the agent's writes into `memory_dir`.
-pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<Range, Error> {
+/// Open a session transcript: a regular file, or an error that says what is there instead (a
+/// usage error when a retry cannot change it: nothing there, a FIFO, a device, a directory).
+pub fn open_transcript(transcript: &Path) -> Result<File, Error> {
+    crate::regular_file::open(transcript).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            Error::Usage(format!(
+                "the transcript {} does not exist",
+                transcript.display()
+            ))
+        } else if crate::regular_file::is_permanent(&source) {
+            Error::Usage(format!("the transcript {} {source}", transcript.display()))
+        } else {
+            Error::Io {
+                context: format!("reading {}", transcript.display()),
+                source,
+            }
+        }
+    })
+}
+
+/// Read a transcript (`file`, opened by [`open_transcript`]) from `offset` on, keeping only the
+/// person's prompts (with the reply before each) and the agent's writes into `memory_dir`.
+pub fn read_range(
+    transcript: &Path,
+    mut file: File,
+    offset: u64,
+    memory_dir: &Path,
+) -> Result<Range, Error> {
     let io = |source| Error::Io {
         context: format!("reading {}", transcript.display()),
         source,
     };
-    let mut file = File::open(transcript).map_err(io)?;
     file.seek(SeekFrom::Start(offset)).map_err(io)?;
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), offset);
     let memory_dirs = comparable_dirs(memory_dir);
@@ -149,6 +176,7 @@ pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<R
         end: offset,
         last_record: None,
         unreadable: 0,
+        oversized: 0,
     };
     while let Some(located) = reader.next_record().map_err(io)? {
         if let Record::Assistant { tool_uses, .. } = &located.record {
@@ -167,6 +195,7 @@ pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<R
     }
     range.end = reader.offset();
     range.unreadable = reader.unreadable;
+    range.oversized = reader.oversized;
     Ok(range)
 }
 
@@ -199,7 +228,7 @@ pub fn transcript_origin(transcript: &Path) -> Result<(Option<PathBuf>, Option<S
         context: format!("reading {}", transcript.display()),
         source,
     };
-    let file = File::open(transcript).map_err(io)?;
+    let file = open_transcript(transcript)?;
     let mut reader = Reader::new(BufReader::new(file), 0);
     let (mut cwd, mut session) = (None, None);
     for _ in 0..200 {
@@ -312,7 +341,9 @@ pub fn run(job: &Job) -> Result<Report, Error> {
     // Creates the repository on first use; the store lock is taken per mutation below.
     let git_dir = Store::open(&job.memory_dir)?.repo.git_dir().to_path_buf();
     let mut cursor = Cursor::load(&git_dir, &job.session);
-    let len = std::fs::metadata(&job.transcript)
+    let file = open_transcript(&job.transcript)?;
+    let len = file
+        .metadata()
         .map_err(|source| Error::Io {
             context: format!("reading {}", job.transcript.display()),
             source,
@@ -327,7 +358,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
         // The transcript was replaced: start it over (saves by name do not duplicate).
         cursor = Cursor::default();
     }
-    let range = read_range(&job.transcript, cursor.offset, &job.memory_dir)?;
+    let range = read_range(&job.transcript, file, cursor.offset, &job.memory_dir)?;
     let mut report = Report {
         session: job.session.clone(),
         transcript: job.transcript.clone(),
@@ -335,6 +366,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
         to: range.end,
         turns: range.turns.len(),
         unreadable_lines: range.unreadable,
+        oversized_lines: range.oversized,
         ..Report::default()
     };
     let session = Some(job.session.as_str());

@@ -5,7 +5,14 @@
 //! served by trailing passes, which skip the throttle. Before it exits it lets go of the lock
 //! and looks once more: a request stashed between its last look and the release would otherwise
 //! wait for the next hook. A worker killed mid-run leaves its request stashed and the session's
-//! cursor where it was; the next worker (or `--drain`) does the work again.
+//! cursor where it was; the next worker (or `--drain`) does the work again, up to
+//! [`Attempts::LIMIT`] times from the same place.
+//!
+//! A poisoned request never stops the worker (DESIGN §10): a run that fails is logged and its
+//! request removed (the session's next request retries from the cursor), one that fails for a
+//! reason a retry cannot fix (its transcript is a FIFO, a device, gone) is retired, and one that
+//! keeps killing the workers that serve it is retired after [`Attempts::LIMIT`] of them, so the
+//! requests behind it are served.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;
@@ -13,7 +20,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::Error;
-use crate::extract::state::{Request, state_dir};
+use crate::error::EXIT_USAGE;
+use crate::extract::state::{Attempts, Cursor, Request, state_dir};
 use crate::extract::{Extractor, Job, Report, Trigger, run};
 
 fn lock_path(git_dir: &Path) -> PathBuf {
@@ -44,7 +52,16 @@ pub fn try_lock(git_dir: &Path) -> Result<Option<File>, Error> {
 /// One served request, for the log and for `--drain`'s output.
 pub enum Served {
     Done(Report),
-    Failed { session: String, error: String },
+    /// The run failed; the session's next request retries from its cursor.
+    Failed {
+        session: String,
+        error: String,
+    },
+    /// The request failed for a reason a retry cannot fix, or kept killing its workers.
+    Retired {
+        session: String,
+        why: String,
+    },
 }
 
 /// Serve stashed requests until there are none, holding `lock`; `on_served` sees each result.
@@ -87,12 +104,33 @@ pub fn serve(
                 every: request.every,
                 extractor: extractor.clone(),
             };
-            let served = match run(&job) {
-                Ok(report) => Served::Done(report),
-                Err(e) => Served::Failed {
-                    session: request.session.clone(),
-                    error: e.to_string(),
-                },
+            let session = request.session.clone();
+            let offset = Cursor::load(git_dir, &session).offset;
+            let unfinished = Attempts::begin(git_dir, &session, &request.transcript, offset)?;
+            let served = if unfinished >= Attempts::LIMIT {
+                // Kept counted: a later request for the same place is retired at once.
+                Served::Retired {
+                    session,
+                    why: format!(
+                        "{unfinished} workers stopped while serving it from byte {offset} of {} \
+                         (crashed or killed); extract it in the foreground to see why",
+                        request.transcript.display()
+                    ),
+                }
+            } else {
+                let result = run(&job);
+                Attempts::end(git_dir, &session)?;
+                match result {
+                    Ok(report) => Served::Done(report),
+                    Err(e) if e.exit_code() == EXIT_USAGE => Served::Retired {
+                        session,
+                        why: format!("{e}; a retry cannot fix it"),
+                    },
+                    Err(e) => Served::Failed {
+                        session,
+                        error: e.to_string(),
+                    },
+                }
             };
             on_served(&served);
             // A failed run is retried from the old cursor by the session's next request.
@@ -131,7 +169,10 @@ pub fn describe(served: &Served) -> String {
             }
             line
         }
-        Served::Failed { session, error } => format!("{session}: failed: {error}"),
+        Served::Failed { session, error } => format!(
+            "{session}: failed: {error} (the session's next request retries from its cursor)"
+        ),
+        Served::Retired { session, why } => format!("{session}: retired: {why}"),
     }
 }
 

@@ -247,7 +247,7 @@ fn bad_usage_is_refused() {
     env.fails(
         &["extract", "--transcript", "/nonexistent.jsonl"],
         2,
-        "no transcript at /nonexistent.jsonl",
+        "the transcript /nonexistent.jsonl does not exist",
     );
     let file = env.root.join("x.jsonl");
     std::fs::write(&file, "").expect("empty transcript");

@@ -14,6 +14,7 @@ mod doctor;
 mod extract;
 mod history;
 mod hooks;
+mod hostile_extract;
 mod merge;
 mod paths;
 mod promote;

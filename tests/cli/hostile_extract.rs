@@ -1,0 +1,470 @@
+//! Hostile input to extraction and the hooks (issue 11; DESIGN §6, §10, §11): a transcript path
+//! that is a FIFO or a device, a 200 MB transcript line, an oversized or broken hook payload,
+//! huge time limits, hooks that meet every kind of error, an agent whose children escape its
+//! process group, and an agent that plants symlinks and FIFOs in the memory dir.
+//!
+//! Whatever could hang runs with a deadline and is killed when it passes, so that a regression
+//! fails the test instead of hanging the suite.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::{Run, TestEnv, assert_git_clean, subjects};
+use crate::extract::Transcript;
+
+/// Run `command` with `input` on stdin; kill it when `limit` passes (then `None`).
+fn run_with_deadline(mut command: Command, input: &[u8], limit: Duration) -> Option<Run> {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memdir starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stdout.read_to_end(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        text
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    status.map(|status| Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    })
+}
+
+/// `memdir ARGS` in `env`, under an address-space limit of `kib` KiB (inherited by any worker it
+/// starts), with `input` on stdin and a deadline.
+fn limited(env: &TestEnv, kib: u64, args: &[&str], input: &[u8], limit: Duration) -> Option<Run> {
+    let memdir = env.command();
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\""))
+        .arg(memdir.get_program())
+        .args(args)
+        .env_clear()
+        .current_dir(&env.project);
+    for (key, value) in memdir.get_envs() {
+        if let Some(value) = value {
+            command.env(key, value);
+        }
+    }
+    run_with_deadline(command, input, limit)
+}
+
+fn hook_payload(session: &str, transcript: &Path, cwd: &Path, event: &str) -> String {
+    json!({
+        "session_id": session,
+        "transcript_path": transcript,
+        "cwd": cwd,
+        "hook_event_name": event,
+        "stop_hook_active": false,
+    })
+    .to_string()
+}
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Pids of live processes whose command line holds `needle` (a test's unique temp path).
+fn processes_mentioning(needle: &Path) -> Vec<String> {
+    let needle = needle.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline")).is_ok_and(|c| {
+                String::from_utf8_lossy(&c)
+                    .replace('\0', " ")
+                    .contains(&needle)
+            })
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|pid| !gone(pid))
+        .collect()
+}
+
+/// Whether a process is gone (or a zombie waiting for its parent).
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+    }
+}
+
+/// Kill what a test started and left behind (only processes naming its own temp dir).
+fn kill_leftovers(root: &Path) {
+    for pid in processes_mentioning(root) {
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+    }
+}
+
+fn cursor_offset(memory_dir: &Path, session: &str) -> Option<u64> {
+    let bytes = std::fs::read(
+        memory_dir
+            .join(".git/memdir/cursors")
+            .join(format!("{session}.json")),
+    )
+    .ok()?;
+    serde_json::from_slice::<Value>(&bytes).ok()?["offset"].as_u64()
+}
+
+fn stashed_requests(memory_dir: &Path) -> usize {
+    std::fs::read_dir(memory_dir.join(".git/memdir/requests"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+fn worker_log(memory_dir: &Path) -> String {
+    std::fs::read_to_string(memory_dir.join(".git/memdir/worker.log")).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 6: a poisoned request does not stop the worker
+
+#[test]
+fn a_fifo_or_dev_zero_transcript_is_retired_and_later_sessions_are_still_extracted() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    let fifo = env.root.join("fifo.jsonl");
+    mkfifo(&fifo);
+    let good = env.root.join("good.jsonl");
+    let mut t = Transcript::new("2-good", &env.project);
+    t.user("From now on, always run the linter before committing.");
+    t.write(&good);
+    // Served in name order: the poisoned requests come first.
+    for (session, transcript) in [
+        ("0-fifo", fifo.as_path()),
+        ("1-zero", Path::new("/dev/zero")),
+        ("2-good", good.as_path()),
+    ] {
+        let payload = hook_payload(session, transcript, &env.project, "Stop");
+        // The worker the hook starts inherits the limit: /dev/zero cannot take the machine.
+        let run = limited(
+            &env,
+            2_000_000,
+            &["extract", "--hook"],
+            payload.as_bytes(),
+            Duration::from_secs(20),
+        )
+        .expect("the hook returns");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    // The worker the first hook started serves all three, the poisoned ones first.
+    let start = Instant::now();
+    while !processes_mentioning(&env.root).is_empty() && start.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let drained = limited(
+        &env,
+        2_000_000,
+        &["extract", "--drain", "--timeout", "5", "--json"],
+        b"",
+        Duration::from_secs(20),
+    );
+    kill_leftovers(&env.root);
+    let drained = drained.expect("drain returns");
+    assert_eq!(drained.code, 0, "{}{}", drained.stdout, drained.stderr);
+    assert_eq!(drained.stdout, "", "the worker left work for drain");
+    assert_eq!(cursor_offset(&dir, "2-good"), Some(t.text().len() as u64));
+    assert_eq!(subjects(&dir), ["save(feedback): run-linter-committing"]);
+    let log = worker_log(&dir);
+    for (session, kind) in [("0-fifo", "a FIFO"), ("1-zero", "a character device")] {
+        assert!(
+            log.lines()
+                .any(|l| l.contains(&format!("{session}: retired:"))
+                    && l.contains("is not a regular file")
+                    && l.contains(kind)),
+            "no retirement of {session} in the worker log:\n{log}"
+        );
+    }
+    assert_eq!(stashed_requests(&dir), 0, "nothing is left to retry");
+    assert_git_clean(&dir);
+}
+
+/// A request whose run keeps killing the worker (here the test-only fault switch) is retired
+/// after three attempts, and the sessions behind it are served.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_request_that_keeps_killing_the_worker_is_retired_after_three_attempts() {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_FAULT", "extract-mid-run");
+    let dir = env.memory_dir();
+    let crash = env.root.join("crash.jsonl");
+    Transcript::new("0-crash", &env.project)
+        .user("From now on always use pnpm.")
+        .write(&crash);
+    // Nothing worth remembering: its run never reaches the fault point.
+    let calm = env.root.join("calm.jsonl");
+    let mut t = Transcript::new("1-calm", &env.project);
+    t.user("What time is it?");
+    t.write(&calm);
+    let hook = |session: &str, file: &Path| {
+        let run = env.run_with_stdin(
+            &["extract", "--hook"],
+            &hook_payload(session, file, &env.project, "Stop"),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let start = Instant::now();
+        while !processes_mentioning(&env.root).is_empty()
+            && start.elapsed() < Duration::from_secs(20)
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    hook("0-crash", &crash);
+    for _ in 0..4 {
+        hook("1-calm", &calm);
+    }
+    kill_leftovers(&env.root);
+    let log = worker_log(&dir);
+    assert!(
+        log.contains("0-crash: retired:"),
+        "the crashing request was not retired:\n{log}"
+    );
+    assert_eq!(
+        cursor_offset(&dir, "1-calm"),
+        Some(t.text().len() as u64),
+        "the session behind it was never served:\n{log}"
+    );
+    assert_eq!(cursor_offset(&dir, "0-crash"), None);
+    assert_eq!(stashed_requests(&dir), 0);
+    // The save made before each crash is one commit (later attempts found it saved).
+    assert_eq!(subjects(&dir), ["save(feedback): package-manager"]);
+    assert_git_clean(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 8: every input has a cap
+
+/// Writes a transcript whose second line is a prompt of `big` bytes, then a memorable prompt.
+fn transcript_with_a_huge_line(path: &Path, cwd: &Path, big: usize) -> u64 {
+    let mut t = Transcript::new("huge", cwd);
+    t.user("Let's get started.");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("create"));
+    file.write_all(t.text().as_bytes()).expect("write");
+    let record = json!({"type": "user", "sessionId": "huge", "cwd": cwd, "uuid": "huge-big",
+        "message": {"role": "user", "content": "@@"}})
+    .to_string();
+    let (head, tail) = record.split_once("@@").expect("marker");
+    file.write_all(head.as_bytes()).expect("write");
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..big / chunk.len() {
+        file.write_all(&chunk).expect("write");
+    }
+    file.write_all(tail.as_bytes()).expect("write");
+    file.write_all(b"\n").expect("write");
+    let mut rest = Transcript::new("huge", cwd);
+    rest.user("From now on, always run the linter before committing.");
+    file.write_all(rest.text().as_bytes()).expect("write");
+    file.flush().expect("flush");
+    std::fs::metadata(path).expect("stat").len()
+}
+
+#[test]
+fn a_200_mb_transcript_line_is_skipped_in_bounded_memory_and_reported() {
+    let env = TestEnv::new();
+    let file = env.root.join("huge.jsonl");
+    let len = transcript_with_a_huge_line(&file, &env.project, 200 << 20);
+    // 400 MB of address space: the line must never be held whole (it took 1.6 GB).
+    let run = limited(
+        &env,
+        400_000,
+        &[
+            "extract",
+            "--transcript",
+            file.to_str().expect("utf-8"),
+            "--json",
+        ],
+        b"",
+        Duration::from_secs(120),
+    )
+    .expect("extract returns");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report = run.json();
+    assert_eq!(report["oversized_lines"], 1, "{report}");
+    assert_eq!(report["to"], len);
+    assert_eq!(report["turns"], 2, "{report}");
+    assert_eq!(
+        report["outcomes"],
+        json!([{"outcome": "saved", "name": "run-linter-committing", "type": "feedback"}])
+    );
+    // Plain output says so too.
+    let dir = env.memory_dir();
+    std::fs::remove_file(dir.join(".git/memdir/cursors/huge.json")).expect("reset the cursor");
+    let plain = limited(
+        &env,
+        400_000,
+        &["extract", "--transcript", file.to_str().expect("utf-8")],
+        b"",
+        Duration::from_secs(120),
+    )
+    .expect("extract returns");
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(
+        plain
+            .stderr
+            .contains("1 line(s) of the transcript were over"),
+        "{}",
+        plain.stderr
+    );
+    assert_git_clean(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 18: what is wrong with a transcript path is said plainly
+
+#[test]
+fn a_transcript_that_is_not_a_regular_file_is_named_for_what_it_is() {
+    let env = TestEnv::new();
+    let fifo = env.root.join("fifo.jsonl");
+    mkfifo(&fifo);
+    let folder = env.root.join("folder.jsonl");
+    std::fs::create_dir_all(&folder).expect("dir");
+    let missing = env.root.join("missing.jsonl");
+    for (path, what) in [
+        (
+            Path::new("/dev/zero"),
+            "is not a regular file (a character device)",
+        ),
+        (fifo.as_path(), "is not a regular file (a FIFO)"),
+        (folder.as_path(), "is not a regular file (a directory)"),
+        (missing.as_path(), "does not exist"),
+    ] {
+        let mut command = env.command();
+        command.args(["extract", "--transcript", path.to_str().expect("utf-8")]);
+        let run = run_with_deadline(command, b"", Duration::from_secs(20));
+        kill_leftovers(&env.root);
+        let run = run.unwrap_or_else(|| panic!("extract --transcript {} hung", path.display()));
+        assert_eq!(run.code, 2, "{}: {}", path.display(), run.stderr);
+        let first = run.stderr.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("error: ")
+                && first.contains(&path.display().to_string())
+                && first.contains(what),
+            "want {what:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!env.home.join(".claude/projects").exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property tests: the transcript reader and the hook payload parser on arbitrary bytes
+
+mod properties {
+    use memdir::cli::HookPayload;
+    use memdir::extract::transcript::Reader;
+    use proptest::prelude::*;
+
+    /// Every record the reader yields, its oversized count and where it stopped.
+    fn read_all(bytes: &[u8], max_line: usize) -> (usize, usize, u64) {
+        let mut reader =
+            Reader::with_max_line(std::io::BufReader::with_capacity(7, bytes), 0, max_line);
+        let mut records = 0;
+        while let Some(located) = reader.next_record().expect("in-memory read") {
+            assert!(located.end <= bytes.len() as u64);
+            records += 1;
+        }
+        (records, reader.oversized, reader.offset())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn arbitrary_bytes_never_panic_the_reader(bytes in proptest::collection::vec(any::<u8>(), 0..2048), cap in 1usize..256) {
+            let (_, _, offset) = read_all(&bytes, cap);
+            prop_assert!(offset <= bytes.len() as u64);
+            // It stops at a line boundary: the start, or just after a newline.
+            prop_assert!(offset == 0 || bytes[offset as usize - 1] == b'\n');
+        }
+
+        #[test]
+        fn lines_over_the_cap_are_skipped_and_counted(lengths in proptest::collection::vec(0usize..300, 1..20), cap in 40usize..200) {
+            let mut bytes = Vec::new();
+            let (mut kept, mut over) = (0, 0);
+            for (i, n) in lengths.iter().enumerate() {
+                let line = format!("{{\"type\":\"user\",\"uuid\":\"u{i}\",\"message\":{{\"content\":\"{}\"}}}}\n", "a".repeat(*n));
+                if line.len() - 1 > cap { over += 1 } else { kept += 1 }
+                bytes.extend_from_slice(line.as_bytes());
+            }
+            let (records, oversized, offset) = read_all(&bytes, cap);
+            prop_assert_eq!(records, kept);
+            prop_assert_eq!(oversized, over);
+            prop_assert_eq!(offset, bytes.len() as u64);
+        }
+
+        #[test]
+        fn arbitrary_payloads_never_panic_the_parser(bytes in proptest::collection::vec(any::<u8>(), 0..1024)) {
+            let _ = HookPayload::parse(&bytes[..]);
+        }
+
+        #[test]
+        fn payload_fields_of_any_shape_never_panic(value in any::<i64>(), text in ".{0,40}") {
+            for payload in [
+                serde_json::json!({"session_id": value, "cwd": text, "tool_input": text}),
+                serde_json::json!({"session_id": text, "cwd": [value], "tool_input": {"file_path": value}}),
+                serde_json::json!({"transcript_path": {"x": text}, "hook_event_name": value}),
+            ] {
+                let _ = HookPayload::parse(payload.to_string().as_bytes());
+            }
+        }
+    }
+
+    #[test]
+    fn a_payload_over_the_cap_is_refused() {
+        let big = format!(
+            "{{\"session_id\": \"s\", \"pad\": \"{}\"}}",
+            "x".repeat(memdir::cli::MAX_PAYLOAD_BYTES)
+        );
+        let error = HookPayload::parse(big.as_bytes()).expect_err("over the cap");
+        assert!(error.to_string().contains("over"), "{error}");
+        let fine = HookPayload::parse(
+            &br#"{"session_id": "s", "tool_input": {"file_path": "/x", "content": "y"}}"#[..],
+        )
+        .expect("a payload");
+        assert_eq!(fine.session_id.as_deref(), Some("s"));
+    }
+}
