@@ -32,8 +32,9 @@ pub struct ExtractArgs {
     /// Wait until background extraction for this memory dir is done.
     #[arg(long)]
     pub drain: bool,
-    /// How long `--drain` waits, in seconds.
-    #[arg(long, value_name = "S", default_value_t = 60, requires = "drain")]
+    /// How long `--drain` waits, in seconds (at most 86400, a day).
+    #[arg(long, value_name = "S", default_value_t = 60, requires = "drain",
+          value_parser = clap::value_parser!(u64).range(..=MAX_DRAIN_SECS))]
     pub timeout: u64,
     /// Serve queued requests (what `--hook` starts).
     #[arg(long, hide = true)]
@@ -44,8 +45,9 @@ pub struct ExtractArgs {
     /// The agent extractor's command, run with `sh -c` (the README gives its JSON protocol).
     #[arg(long, value_name = "CMD")]
     pub agent_cmd: Option<String>,
-    /// The agent's time limit per turn, in seconds.
-    #[arg(long, value_name = "S", default_value_t = 120)]
+    /// The agent's time limit per turn, in seconds (at most 3600, an hour).
+    #[arg(long, value_name = "S", default_value_t = 120,
+          value_parser = clap::value_parser!(u64).range(..=MAX_AGENT_SECS))]
     pub agent_timeout: u64,
     /// Print JSON: the report of each run.
     #[arg(long)]
@@ -54,6 +56,10 @@ pub struct ExtractArgs {
 
 /// The agent's turn limit (DESIGN §6).
 const MAX_AGENT_TURNS: u32 = 5;
+/// The longest `--drain` wait: a day. Past it a wait is a hang, not a wait.
+const MAX_DRAIN_SECS: u64 = 24 * 60 * 60;
+/// The longest time limit of one agent turn: an hour (an LLM call takes seconds to minutes).
+const MAX_AGENT_SECS: u64 = 60 * 60;
 
 impl ExtractArgs {
     fn extractor(&self) -> Result<Extractor, Error> {

@@ -299,8 +299,13 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
         let _ = exit_tx.send(child.wait());
     });
 
-    let started = Instant::now();
-    let deadline = started + config.turn_timeout;
+    // No deadline at all when the limit is past what an Instant can hold (never a panic).
+    let deadline = Instant::now().checked_add(config.turn_timeout);
+    let remaining = || {
+        deadline.map_or(config.turn_timeout, |d| {
+            d.saturating_duration_since(Instant::now())
+        })
+    };
     let limit = format!("{}s", config.turn_timeout.as_secs_f64());
     let status: ExitStatus = match exit_rx.recv_timeout(config.turn_timeout) {
         Ok(status) => status.map_err(|e| fail(format!("waiting for it: {e}")))?,
@@ -313,8 +318,7 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
         }
     };
     // The shell is gone; its output ends when whatever it started lets go of the pipe.
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    let response = match out_rx.recv_timeout(remaining) {
+    let response = match out_rx.recv_timeout(remaining()) {
         Ok(response) => response,
         Err(_) => {
             kill_group(pid);
@@ -323,8 +327,7 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
             )));
         }
     };
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    let stderr = err_rx.recv_timeout(remaining).unwrap_or_default();
+    let stderr = err_rx.recv_timeout(remaining()).unwrap_or_default();
     // Nothing it started outlives the turn.
     kill_group(pid);
     let response = match response {

@@ -221,7 +221,8 @@ pub fn drain(
     timeout: Duration,
     on_served: &mut dyn FnMut(&Served),
 ) -> Result<(), Error> {
-    let deadline = Instant::now() + timeout;
+    // No deadline when the timeout is past what an Instant can hold (never a panic).
+    let deadline = Instant::now().checked_add(timeout);
     loop {
         if let Some(lock) = try_lock(git_dir)? {
             if Request::pending(git_dir).is_empty() {
@@ -230,7 +231,7 @@ pub fn drain(
             serve(git_dir, memory_dir, extractor, lock, on_served)?;
             continue;
         }
-        if Instant::now() >= deadline {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             return Err(Error::Failed(format!(
                 "extraction still running after {} s ({} request(s) waiting); try again later",
                 timeout.as_secs(),

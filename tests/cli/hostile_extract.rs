@@ -353,6 +353,52 @@ fn a_200_mb_transcript_line_is_skipped_in_bounded_memory_and_reported() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Item 9: no time limit panics
+
+#[test]
+fn huge_time_limits_are_usage_errors_not_panics() {
+    let env = TestEnv::new();
+    // A memory dir with a repository: drain gets as far as its deadline.
+    env.ok(&["init"]);
+    let file = env.root.join("s.jsonl");
+    Transcript::new("s", &env.project)
+        .user("From now on, always run the linter before committing.")
+        .write(&file);
+    let run = env.fails(
+        &["extract", "--drain", "--timeout", "18446744073709551615"],
+        2,
+        "error:",
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.contains("86400"), "{}", run.stderr);
+    let run = env.fails(
+        &[
+            "extract",
+            "--transcript",
+            file.to_str().expect("utf-8"),
+            "--extractor",
+            "agent",
+            "--agent-cmd",
+            "cat >/dev/null; echo '{}'",
+            "--agent-timeout",
+            "18446744073709551615",
+        ],
+        2,
+        "error:",
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.contains("3600"), "{}", run.stderr);
+    let help = env.ok(&["extract", "--help"]).stdout;
+    assert!(
+        help.contains("at most 86400") && help.contains("at most 3600"),
+        "{help}"
+    );
+    // At the caps themselves nothing overflows either.
+    let run = env.ok(&["extract", "--drain", "--timeout", "86400"]);
+    assert!(run.stdout.contains("up to date"), "{}", run.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Item 18: what is wrong with a transcript path is said plainly
 
 #[test]
