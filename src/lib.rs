@@ -10,6 +10,7 @@ pub mod cli;
 pub mod error;
 pub mod extract;
 pub mod fault;
+pub mod log_file;
 pub mod memory;
 pub mod paths;
 pub mod regular_file;

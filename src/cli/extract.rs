@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::Error;
-use crate::cli::{Ctx, HookPayload, Output, Resolved, validate_session};
+use crate::cli::{Ctx, HookPayload, Output, Resolved, hook_mode, validate_session};
 use crate::extract::agent::AgentConfig;
 use crate::extract::state::Request;
 use crate::extract::worker::{self, Served};
@@ -95,12 +95,14 @@ impl ExtractArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    if args.hook {
+        return hook_mode::run(ctx, "extract --hook", output, |ctx, payload, output| {
+            hook(ctx, args, &payload, output)
+        });
+    }
     let extractor = args.extractor()?;
     if let Some(transcript) = &args.transcript {
         return foreground(ctx, args, transcript, extractor, output);
-    }
-    if args.hook {
-        return hook(ctx, args, output);
     }
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
@@ -283,11 +285,17 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
     Ok(())
 }
 
-/// `--hook`: stash the request and make sure a worker will serve it; never wait for one.
-fn hook(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let payload = HookPayload::from_stdin()?;
-    let hook_ctx = ctx.for_hook(&payload);
-    let resolved: Resolved = hook_ctx.resolve(output)?;
+/// `--hook`: stash the request and make sure a worker will serve it; never wait for one. `ctx`
+/// is the payload's (its `cwd` is the project).
+fn hook(
+    ctx: &Ctx,
+    args: &ExtractArgs,
+    payload: &HookPayload,
+    output: &mut Output<'_>,
+) -> Result<(), Error> {
+    // The worker takes the same flags: a bad one is caught (and logged) here.
+    args.extractor()?;
+    let resolved: Resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
     let session = validate_session(payload.session_id.as_deref())?
         .ok_or_else(|| Error::Usage("the hook payload has no session_id".into()))?
@@ -304,8 +312,8 @@ fn hook(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Er
         .unwrap_or_default();
     Request {
         session,
-        transcript: crate::paths::absolute_from(&hook_ctx.project(), &transcript),
-        project: hook_ctx.project(),
+        transcript: crate::paths::absolute_from(&ctx.project(), &transcript),
+        project: ctx.project(),
         event,
         nonce: format!(
             "{}.{:09}.{}",

@@ -15,6 +15,7 @@ pub mod context;
 pub mod diff;
 pub mod doctor;
 pub mod extract;
+pub mod hook_mode;
 pub mod hooks;
 pub mod index;
 pub mod init;

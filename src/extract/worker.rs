@@ -15,7 +15,6 @@
 //! requests behind it are served.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -140,16 +139,15 @@ pub fn serve(
     }
 }
 
-/// Append one line to `.git/memdir/worker.log` (best effort: the log is for people).
+/// `.git/memdir/worker.log`: what each run did, and what went wrong in the hooks.
+pub fn log_path(git_dir: &Path) -> PathBuf {
+    state_dir(git_dir).join("worker.log")
+}
+
+/// Append one line to the worker log (best effort: the log is for people; capped, see
+/// [`crate::log_file`]).
 pub fn log(git_dir: &Path, line: &str) {
-    if let Ok(mut file) = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(state_dir(git_dir).join("worker.log"))
-    {
-        let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ");
-        let _ = writeln!(file, "{now} [{}] {line}", std::process::id());
-    }
+    crate::log_file::append(&log_path(git_dir), line);
 }
 
 /// The log line for a served request.
@@ -183,7 +181,7 @@ pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Re
         context: "finding the memdir executable".into(),
         source,
     })?;
-    let log_path = state_dir(git_dir).join("worker.log");
+    let log_path = log_path(git_dir);
     let io = |source| Error::Io {
         context: format!(
             "starting the extraction worker (log {})",
@@ -191,11 +189,7 @@ pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Re
         ),
         source,
     };
-    let log = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log_path)
-        .map_err(io)?;
+    let log = crate::log_file::open(&log_path).map_err(io)?;
     let mut command = std::process::Command::new(exe);
     command
         .arg("extract")

@@ -7,7 +7,7 @@
 //! fails the test instead of hanging the suite.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -158,6 +158,11 @@ fn stashed_requests(memory_dir: &Path) -> usize {
 
 fn worker_log(memory_dir: &Path) -> String {
     std::fs::read_to_string(memory_dir.join(".git/memdir/worker.log")).unwrap_or_default()
+}
+
+/// Where hook problems go when the memory dir cannot be known.
+fn hooks_log(env: &TestEnv) -> PathBuf {
+    env.home.join(".claude/memdir/hooks.log")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,6 +357,36 @@ fn a_200_mb_transcript_line_is_skipped_in_bounded_memory_and_reported() {
     assert_git_clean(&dir);
 }
 
+#[test]
+fn a_hook_payload_over_its_cap_is_refused_and_logged() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.ok(&["init"]);
+    let file = env.root.join("s.jsonl");
+    Transcript::new("s", &env.project)
+        .user("From now on, always run the linter before committing.")
+        .write(&file);
+    let mut payload: Value =
+        serde_json::from_str(&hook_payload("s", &file, &env.project, "Stop")).expect("payload");
+    payload["padding"] = json!("x".repeat(40 << 20));
+    let run = env.run_with_stdin(&["extract", "--hook"], &payload.to_string());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(stashed_requests(&dir), 0, "an oversized payload was queued");
+    env.ok(&["extract", "--drain"]);
+    assert_eq!(
+        cursor_offset(&dir, "s"),
+        None,
+        "an oversized payload was served"
+    );
+    assert!(subjects(&dir).is_empty());
+    let log = std::fs::read_to_string(hooks_log(&env)).unwrap_or_default();
+    assert!(
+        log.contains("extract --hook") && log.contains("over"),
+        "hooks.log: {log}"
+    );
+    assert_git_clean(&dir);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Item 9: no time limit panics
 
@@ -396,6 +431,201 @@ fn huge_time_limits_are_usage_errors_not_panics() {
     // At the caps themselves nothing overflows either.
     let run = env.ok(&["extract", "--drain", "--timeout", "86400"]);
     assert!(run.stdout.contains("up to date"), "{}", run.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 10: hook mode never blocks or errors the agent
+
+/// `memdir <command> --hook` with `payload`: it must answer 0, and print nothing but (for
+/// `context`) one valid SessionStart answer.
+fn hook_answers_zero(env: &TestEnv, command: &str, payload: &str, extra: &[&str]) -> Run {
+    let mut args = vec![command, "--hook"];
+    args.extend_from_slice(extra);
+    let run = run_with_deadline(
+        {
+            let mut c = env.command();
+            c.args(&args);
+            c
+        },
+        payload.as_bytes(),
+        Duration::from_secs(30),
+    )
+    .unwrap_or_else(|| panic!("memdir {args:?} did not return"));
+    assert_eq!(
+        run.code, 0,
+        "memdir {args:?} with {payload:.200}: {}{}",
+        run.stdout, run.stderr
+    );
+    match command {
+        "context" if !run.stdout.is_empty() => {
+            let answer: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| {
+                panic!("context --hook printed non-JSON ({e}): {}", run.stdout)
+            });
+            assert_eq!(
+                answer["hookSpecificOutput"]["hookEventName"], "SessionStart",
+                "{answer}"
+            );
+        }
+        "extract" => assert_eq!(run.stdout, "", "extract --hook printed something"),
+        _ => {}
+    }
+    run
+}
+
+#[test]
+fn hooks_answer_zero_and_log_a_broken_payload_or_a_missing_cwd() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.ok(&["init"]);
+    let gone = env.root.join("deleted-project");
+    let transcript = env.root.join("s.jsonl");
+    Transcript::new("s", &env.project)
+        .user("From now on, always run the linter before committing.")
+        .write(&transcript);
+    let deleted_cwd = hook_payload("s", &transcript, &gone, "Stop");
+    let cases: [(&str, String); 4] = [
+        ("empty", String::new()),
+        ("not JSON", "{\"session_id\": ".into()),
+        ("a JSON array", "[1, 2, 3]".into()),
+        ("a cwd that was deleted", deleted_cwd),
+    ];
+    for command in ["extract", "snapshot", "context"] {
+        for (what, payload) in &cases {
+            let before = std::fs::read_to_string(hooks_log(&env)).unwrap_or_default();
+            hook_answers_zero(&env, command, payload, &[]);
+            let after = std::fs::read_to_string(hooks_log(&env)).unwrap_or_default();
+            assert!(
+                after.len() > before.len() && after.contains(&format!("{command} --hook")),
+                "{command} --hook with {what}: nothing logged in hooks.log:\n{after}"
+            );
+        }
+    }
+    // The memory dir is known but the payload lacks what extract needs: its worker log says so.
+    let no_session =
+        json!({"transcript_path": transcript, "cwd": env.project, "hook_event_name": "Stop"});
+    hook_answers_zero(&env, "extract", &no_session.to_string(), &[]);
+    let no_transcript = json!({"session_id": "s", "cwd": env.project, "hook_event_name": "Stop"});
+    hook_answers_zero(&env, "extract", &no_transcript.to_string(), &[]);
+    let log = worker_log(&dir);
+    assert!(
+        log.contains("extract --hook") && log.contains("no session_id"),
+        "{log}"
+    );
+    assert!(log.contains("no transcript_path"), "{log}");
+    // An unknown flag in the hook's command line is logged too (not exit 2: "keep going").
+    hook_answers_zero(
+        &env,
+        "extract",
+        &hook_payload("s", &transcript, &env.project, "Stop"),
+        &["--no-such-flag"],
+    );
+    hook_answers_zero(
+        &env,
+        "extract",
+        &hook_payload("s", &transcript, &env.project, "Stop"),
+        &["--agent-timeout", "99999999999"],
+    );
+    let log = std::fs::read_to_string(hooks_log(&env)).unwrap_or_default();
+    assert!(log.contains("--no-such-flag"), "{log}");
+    assert!(!gone.exists());
+    assert_eq!(stashed_requests(&dir), 0);
+    assert!(subjects(&dir).is_empty());
+    assert_git_clean(&dir);
+}
+
+/// A Stop, a PostToolUse (a write outside memory) and a SessionStart payload for `env`.
+fn three_payloads(env: &TestEnv) -> (String, String, String) {
+    let transcript = env.root.join("s.jsonl");
+    Transcript::new("s", &env.project)
+        .user("From now on, always run the linter before committing.")
+        .write(&transcript);
+    let stop = hook_payload("s", &transcript, &env.project, "Stop");
+    let post = json!({"session_id": "s", "cwd": env.project, "hook_event_name": "PostToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": env.project.join("x.md"), "content": "x"}})
+    .to_string();
+    let start = json!({"session_id": "s", "cwd": env.project, "hook_event_name": "SessionStart",
+        "source": "startup"})
+    .to_string();
+    (stop, post, start)
+}
+
+#[test]
+fn hooks_answer_zero_with_broken_settings() {
+    let env = TestEnv::new();
+    let (stop, post, start) = three_payloads(&env);
+    let settings = env.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("parent")).expect("config dir");
+    for broken in [
+        "{\"model\": \"opus\",, }",
+        "[1, 2]",
+        "{\"autoMemoryEnabled\": \"yes\"}",
+    ] {
+        std::fs::write(&settings, broken).expect("settings");
+        hook_answers_zero(&env, "extract", &stop, &[]);
+        hook_answers_zero(&env, "snapshot", &post, &[]);
+        hook_answers_zero(&env, "context", &start, &[]);
+    }
+    // A broken project settings file (a cloned repository's) too.
+    std::fs::remove_file(&settings).expect("rm");
+    std::fs::create_dir_all(env.project.join(".claude")).expect("dir");
+    std::fs::write(env.project.join(".claude/settings.json"), "{oops").expect("write");
+    hook_answers_zero(&env, "extract", &stop, &[]);
+    hook_answers_zero(&env, "snapshot", &post, &[]);
+    hook_answers_zero(&env, "context", &start, &[]);
+}
+
+#[test]
+fn hooks_answer_zero_when_auto_memory_is_off() {
+    let mut env = TestEnv::new();
+    let (stop, post, start) = three_payloads(&env);
+    let settings = env.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("parent")).expect("config dir");
+    // Nothing happens, quietly, whichever switch turned it off.
+    std::fs::write(&settings, r#"{"autoMemoryEnabled": false}"#).expect("settings");
+    hook_answers_zero(&env, "extract", &stop, &[]);
+    hook_answers_zero(&env, "snapshot", &post, &[]);
+    let context = hook_answers_zero(&env, "context", &start, &[]);
+    assert!(!context.stdout.contains("MEMORY.md"), "{}", context.stdout);
+    std::fs::remove_file(&settings).expect("rm");
+    env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    hook_answers_zero(&env, "extract", &stop, &[]);
+    hook_answers_zero(&env, "snapshot", &post, &[]);
+    hook_answers_zero(&env, "context", &start, &[]);
+    assert!(
+        !env.home.join(".claude/projects").exists(),
+        "auto memory is off, but a memory dir was created"
+    );
+    assert!(
+        !hooks_log(&env).exists(),
+        "auto memory off is not a problem to log"
+    );
+}
+
+#[test]
+fn the_fallback_hook_log_is_capped_and_never_written_through_a_symlink() {
+    let env = TestEnv::new();
+    let log = hooks_log(&env);
+    std::fs::create_dir_all(log.parent().expect("parent")).expect("dir");
+    // A full log is rotated: the old one kept once, the new one starts small.
+    std::fs::write(&log, "old line\n".repeat(200_000)).expect("fill");
+    hook_answers_zero(&env, "extract", "not json", &[]);
+    let rotated = std::fs::read_to_string(log.with_extension("log.1")).expect("rotated log");
+    assert!(rotated.starts_with("old line\n"));
+    let fresh = std::fs::read_to_string(&log).expect("new log");
+    assert!(
+        fresh.len() < 4096 && fresh.contains("extract --hook"),
+        "{fresh}"
+    );
+    // A log that is a symlink (planted to make memdir append to a file elsewhere) is left alone.
+    let outside = env.root.join("bashrc");
+    std::fs::write(&outside, "export PATH=/usr/bin\n").expect("outside");
+    std::fs::remove_file(&log).expect("rm");
+    std::os::unix::fs::symlink(&outside, &log).expect("symlink");
+    hook_answers_zero(&env, "extract", "not json", &[]);
+    assert_eq!(
+        std::fs::read_to_string(&outside).expect("outside"),
+        "export PATH=/usr/bin\n"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
