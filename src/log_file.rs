@@ -39,12 +39,7 @@ pub fn open(path: &Path) -> std::io::Result<File> {
         // Renaming moves the file itself, never what a symlink points to.
         std::fs::rename(path, rotated(path))?;
     }
-    let file = open_no_follow(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(crate::regular_file::not_regular(&meta));
-    }
-    Ok(file)
+    open_no_follow(path)
 }
 
 /// `<name>.1` beside the log.
@@ -54,22 +49,16 @@ fn rotated(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// The log opened for appending: a regular file or nothing, never through a symlink (NOFOLLOW:
+/// a symlink in its place is an error, not a way elsewhere).
 #[cfg(unix)]
 fn open_no_follow(path: &Path) -> std::io::Result<File> {
     use rustix::fs::{Mode, OFlags};
-    // NOFOLLOW: a symlink in the log's place is an error, not a way elsewhere. NONBLOCK: a FIFO
-    // there does not make the open wait for a reader (it is then refused as not regular).
-    let fd = rustix::fs::open(
+    crate::regular_file::open_with(
         path,
-        OFlags::WRONLY
-            | OFlags::APPEND
-            | OFlags::CREATE
-            | OFlags::NOFOLLOW
-            | OFlags::NONBLOCK
-            | OFlags::CLOEXEC,
+        OFlags::WRONLY | OFlags::APPEND | OFlags::CREATE | OFlags::NOFOLLOW,
         Mode::from_raw_mode(0o644),
-    )?;
-    Ok(File::from(fd))
+    )
 }
 
 #[cfg(not(unix))]

@@ -38,7 +38,7 @@ pub fn describe_kind(meta: &Metadata) -> &'static str {
 }
 
 /// The error for a path that exists but is not a regular file: `is not a regular file (a FIFO)`.
-pub fn not_regular(meta: &Metadata) -> io::Error {
+fn not_regular(meta: &Metadata) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
         format!("is not a regular file ({})", describe_kind(meta)),
@@ -55,30 +55,36 @@ pub fn is_permanent(error: &io::Error) -> bool {
 
 /// Open `path` for reading, refusing anything but a regular file without ever blocking on it.
 pub fn open(path: &Path) -> io::Result<File> {
-    let file = open_nonblocking(path)?;
+    #[cfg(unix)]
+    {
+        open_with(path, rustix::fs::OFlags::RDONLY, rustix::fs::Mode::empty())
+    }
+    #[cfg(not(unix))]
+    {
+        checked(File::open(path)?)
+    }
+}
+
+/// Open `path` with `flags` (and `mode`, when it creates the file), never blocking on it (a FIFO
+/// opens at once instead of waiting for the other end; on a regular file the flag changes
+/// nothing), then refuse it unless it is a regular file, checked on the handle itself.
+#[cfg(unix)]
+pub fn open_with(
+    path: &Path,
+    flags: rustix::fs::OFlags,
+    mode: rustix::fs::Mode,
+) -> io::Result<File> {
+    use rustix::fs::OFlags;
+    let fd = rustix::fs::open(path, flags | OFlags::NONBLOCK | OFlags::CLOEXEC, mode)?;
+    checked(File::from(fd))
+}
+
+fn checked(file: File) -> io::Result<File> {
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(not_regular(&meta));
     }
     Ok(file)
-}
-
-#[cfg(unix)]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
-    use rustix::fs::{Mode, OFlags};
-    // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer. On a regular
-    // file the flag changes nothing.
-    let fd = rustix::fs::open(
-        path,
-        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    Ok(File::from(fd))
-}
-
-#[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
-    File::open(path)
 }
 
 /// A regular file's bytes, refused when over `cap` (without reading more than `cap + 1`).
