@@ -13,13 +13,14 @@ use std::io::{BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use crate::Error;
-use crate::memory::catalog::{list_memories, read_memory};
+use crate::memory::catalog::{read_memory, readable_memories};
 use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store, read_index};
 use crate::memory::taxonomy::MemoryType;
 
 pub mod agent;
 pub mod builtin;
 pub mod dates;
+pub mod process_tree;
 pub mod state;
 pub mod transcript;
 pub mod worker;
@@ -253,10 +254,11 @@ pub struct Existing {
     pub body: String,
 }
 
-/// The memories in the dir now, with their bodies (unreadable ones are left out).
+/// The memories in the dir now, with their bodies (unreadable ones are left out: a symlink out
+/// of the memory dir, a FIFO, malformed frontmatter).
 pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
     let mut out = Vec::new();
-    for memory in list_memories(dir)? {
+    for memory in readable_memories(dir)? {
         if let Ok((_, _, topic)) = read_memory(dir, &memory.name) {
             out.push(Existing {
                 name: memory.name,
@@ -267,6 +269,28 @@ pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
         }
     }
     Ok(out)
+}
+
+/// `MEMORY.md` as an extractor is shown it: empty when it is missing or not a regular file (a
+/// symlink an agent planted is never followed).
+pub fn index_text(dir: &Path) -> Result<String, Error> {
+    if planted(dir, INDEX_FILE).is_some() {
+        return Ok(String::new());
+    }
+    Ok(read_index(&dir.join(INDEX_FILE))?)
+}
+
+/// Why `file` of the memory dir, when it is there but is not a regular file: a symlink (to
+/// `/etc/passwd`, `~/.bashrc`), a FIFO, a directory. An agent can plant one; memdir neither reads
+/// nor writes through it (DESIGN §10).
+fn planted(dir: &Path, file: &str) -> Option<String> {
+    let meta = std::fs::symlink_metadata(dir.join(file)).ok()?;
+    (!meta.is_file()).then(|| {
+        format!(
+            "{file} in the memory dir is not a regular file ({}); memdir neither reads nor writes through it",
+            crate::regular_file::describe_kind(&meta)
+        )
+    })
 }
 
 /// Check an action and carry it out through the store; a refusal is an outcome, not an error.
@@ -306,6 +330,11 @@ pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Resul
                     why: e.to_string(),
                 });
             }
+            if let Some(why) = planted(&store.dir, &format!("{}.md", draft.name))
+                .or_else(|| planted(&store.dir, INDEX_FILE))
+            {
+                return Ok(Outcome::Refused { what, why });
+            }
             let saved = store.save(&request)?;
             let r#type = draft.memory_type.as_str().to_string();
             let name = draft.name.clone();
@@ -322,6 +351,11 @@ pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Resul
                     what,
                     why: e.to_string(),
                 });
+            }
+            if let Some(why) = planted(&store.dir, &format!("{name}.md"))
+                .or_else(|| planted(&store.dir, INDEX_FILE))
+            {
+                return Ok(Outcome::Refused { what, why });
             }
             if !store.dir.join(format!("{name}.md")).is_file() {
                 return Ok(Outcome::Refused {
@@ -398,8 +432,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
                 outcomes
             }
             Extractor::Agent(config) => {
-                let index = read_index(&job.memory_dir.join(INDEX_FILE))?;
-                agent::run(config, job, &range.turns, &index)?
+                agent::run(config, job, &range.turns, &index_text(&job.memory_dir)?)?
             }
         };
     }

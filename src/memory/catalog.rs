@@ -26,14 +26,18 @@ fn is_topic_file(name: &str) -> bool {
     name.ends_with(".md") && name != INDEX_FILE && !name.starts_with('.')
 }
 
-/// Read and parse one topic file; malformed frontmatter is an error naming the file.
+/// Read and parse one topic file; malformed frontmatter is an error naming the file, and so is a
+/// FIFO or a device in its place (never opened in a way that waits on it).
 fn read_topic(dir: &Path, file: &str) -> Result<(String, TopicFile), StoreError> {
     let path = dir.join(file);
     check_inside(dir, &path)?;
-    let bytes = std::fs::read(&path).map_err(|source| StoreError::Io {
-        path: path.clone(),
-        source,
-    })?;
+    let mut bytes = Vec::new();
+    crate::regular_file::open(&path)
+        .and_then(|mut f| std::io::Read::read_to_end(&mut f, &mut bytes))
+        .map_err(|source| StoreError::Io {
+            path: path.clone(),
+            source,
+        })?;
     parse_topic(path, bytes)
 }
 
@@ -47,6 +51,31 @@ fn parse_topic(path: PathBuf, bytes: Vec<u8>) -> Result<(String, TopicFile), Sto
 
 /// Every topic file, those the index names first (in its order), then the rest by name.
 pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
+    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
+    topic_files(dir, &index)?
+        .into_iter()
+        .map(|file| summary(dir, file, &index))
+        .collect()
+}
+
+/// [`list_memories`], leaving out every topic file that cannot be read (a symlink that leaves
+/// the memory dir, a FIFO, malformed frontmatter) and an index that cannot (then in name order):
+/// what an extractor is shown, so that nothing an agent planted in the memory dir stops it or
+/// is read through.
+pub fn readable_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
+    let index_path = dir.join(INDEX_FILE);
+    let index = check_inside(dir, &index_path)
+        .and_then(|()| read_index(&index_path))
+        .map(|text| Index::parse(&text))
+        .unwrap_or_default();
+    Ok(topic_files(dir, &index)?
+        .into_iter()
+        .filter_map(|file| summary(dir, file, &index).ok())
+        .collect())
+}
+
+/// The names of the topic files, in index order.
+fn topic_files(dir: &Path, index: &Index) -> Result<Vec<String>, StoreError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -71,23 +100,21 @@ pub fn list_memories(dir: &Path) -> Result<Vec<Memory>, StoreError> {
         }
     }
     files.sort();
-    let index = Index::parse(&read_index(&dir.join(INDEX_FILE))?);
     // The first index line naming a file gives its place.
     let mut position = std::collections::HashMap::new();
     for (n, line) in index.entries().enumerate() {
         position.entry(line.1.file_name().to_string()).or_insert(n);
     }
     files.sort_by_key(|f| (position.get(f).copied().unwrap_or(usize::MAX), f.clone()));
+    Ok(files)
+}
 
-    files
-        .into_iter()
-        .map(|file| {
-            let (_, topic) = read_topic(dir, &file)?;
-            let name = file.trim_end_matches(".md").to_string();
-            let path = dir.join(&file);
-            Ok(Memory::new(&name, file, path, &topic, &index))
-        })
-        .collect()
+/// One topic file's summary.
+fn summary(dir: &Path, file: String, index: &Index) -> Result<Memory, StoreError> {
+    let (_, topic) = read_topic(dir, &file)?;
+    let name = file.trim_end_matches(".md").to_string();
+    let path = dir.join(&file);
+    Ok(Memory::new(&name, file, path, &topic, index))
 }
 
 /// One memory by name: its summary and its file's text.

@@ -910,10 +910,14 @@ fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or_default().to_string()
 }
 
-/// `MEMORY.md`'s text; empty when it does not exist.
+/// `MEMORY.md`'s text; empty when it does not exist; an error when it is not a regular file (a
+/// FIFO there is never waited on).
 pub fn read_index(path: &Path) -> Result<String, StoreError> {
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.to_path_buf())),
+    let mut bytes = Vec::new();
+    let read = crate::regular_file::open(path)
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut bytes));
+    match read {
+        Ok(_) => String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.to_path_buf())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(e) => Err(io_error(path)(e)),
     }

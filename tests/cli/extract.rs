@@ -77,7 +77,8 @@ impl Transcript {
     }
 }
 
-fn cursor_offset(memory_dir: &Path, session: &str) -> Option<u64> {
+/// The offset of `session`'s cursor, if it has one.
+pub fn cursor_offset(memory_dir: &Path, session: &str) -> Option<u64> {
     let path = memory_dir
         .join(".git/memdir/cursors")
         .join(format!("{session}.json"));
@@ -299,7 +300,8 @@ fn live_workers(memory_dir: &Path) -> usize {
         .count()
 }
 
-fn hook_payload(session: &str, transcript: &Path, cwd: &Path, event: &str) -> String {
+/// A Stop/SessionEnd hook payload as Claude Code 2.1.x writes it.
+pub fn hook_payload(session: &str, transcript: &Path, cwd: &Path, event: &str) -> String {
     serde_json::json!({
         "session_id": session,
         "transcript_path": transcript,

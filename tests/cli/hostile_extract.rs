@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::{Run, TestEnv, assert_git_clean, subjects};
-use crate::extract::Transcript;
+use crate::agent::gone;
+use crate::common::{Run, TestEnv, assert_git_clean, assert_index_consistent, subjects};
+use crate::extract::{Transcript, cursor_offset, hook_payload};
 
 /// Run `command` with `input` on stdin; kill it when `limit` passes (then `None`).
 fn run_with_deadline(mut command: Command, input: &[u8], limit: Duration) -> Option<Run> {
@@ -83,17 +84,6 @@ fn limited(env: &TestEnv, kib: u64, args: &[&str], input: &[u8], limit: Duration
     run_with_deadline(command, input, limit)
 }
 
-fn hook_payload(session: &str, transcript: &Path, cwd: &Path, event: &str) -> String {
-    json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": cwd,
-        "hook_event_name": event,
-        "stop_hook_active": false,
-    })
-    .to_string()
-}
-
 fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
     assert!(status.success(), "mkfifo {}", path.display());
@@ -123,31 +113,23 @@ fn processes_mentioning(needle: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Whether a process is gone (or a zombie waiting for its parent).
-fn gone(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+/// Wait up to `limit` for `pid` to be gone.
+fn gone_within(pid: &str, limit: Duration) -> bool {
+    let start = Instant::now();
+    while !gone(pid) && start.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(20));
     }
+    gone(pid)
 }
 
 /// Kill what a test started and left behind (only processes naming its own temp dir).
 fn kill_leftovers(root: &Path) {
     for pid in processes_mentioning(root) {
-        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid])
+            .stderr(Stdio::null())
+            .status();
     }
-}
-
-fn cursor_offset(memory_dir: &Path, session: &str) -> Option<u64> {
-    let bytes = std::fs::read(
-        memory_dir
-            .join(".git/memdir/cursors")
-            .join(format!("{session}.json")),
-    )
-    .ok()?;
-    serde_json::from_slice::<Value>(&bytes).ok()?["offset"].as_u64()
 }
 
 fn stashed_requests(memory_dir: &Path) -> usize {
@@ -626,6 +608,202 @@ fn the_fallback_hook_log_is_capped_and_never_written_through_a_symlink() {
         std::fs::read_to_string(&outside).expect("outside"),
         "export PATH=/usr/bin\n"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item 17: the agent's time limit holds for every descendant; planted symlinks are refused
+
+fn agent_env() -> TestEnv {
+    let mut env = TestEnv::new();
+    env.set_var("PATH", &std::env::var("PATH").unwrap_or_default());
+    env
+}
+
+fn agent_extract(env: &TestEnv, transcript: &Path, cmd: &str, timeout: &str) -> Option<Run> {
+    let mut command = env.command();
+    command.args([
+        "extract",
+        "--transcript",
+        transcript.to_str().expect("utf-8"),
+        "--extractor",
+        "agent",
+        "--agent-cmd",
+        cmd,
+        "--agent-timeout",
+        timeout,
+        "--json",
+    ]);
+    run_with_deadline(command, b"", Duration::from_secs(60))
+}
+
+#[test]
+fn an_agent_whose_children_leave_its_process_group_is_still_killed_whole() {
+    let env = agent_env();
+    let transcript = env.root.join("s.jsonl");
+    Transcript::new("s", &env.project)
+        .user("From now on, always run the linter before committing.")
+        .write(&transcript);
+    // Past the time limit: a child in a session of its own that holds nothing of memdir's.
+    let escaped = env.root.join("escaped.pid");
+    let cmd = format!(
+        "cat >/dev/null; setsid sh -c 'echo $$ > {}; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 300",
+        escaped.display()
+    );
+    let run = agent_extract(&env, &transcript, &cmd, "1").expect("extract returns");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("time limit"), "{}", run.stderr);
+    let pid = std::fs::read_to_string(&escaped).expect("the child wrote its pid");
+    let killed = gone_within(pid.trim(), Duration::from_secs(5));
+    // Within the limit: a daemon (double fork, new session) left behind by an agent that answers.
+    let daemon = env.root.join("daemon.pid");
+    let cmd = format!(
+        "cat >/dev/null; setsid -f sh -c 'echo $$ > {}; exec sleep 300' </dev/null >/dev/null 2>&1; \
+         while [ ! -s {} ]; do sleep 0.05; done; echo '{{}}'",
+        daemon.display(),
+        daemon.display()
+    );
+    let run = agent_extract(&env, &transcript, &cmd, "30").expect("extract returns");
+    let daemon_pid = std::fs::read_to_string(&daemon).unwrap_or_default();
+    let daemon_killed = gone_within(daemon_pid.trim(), Duration::from_secs(5));
+    kill_leftovers(&env.root);
+    for pid in [pid.trim(), daemon_pid.trim()] {
+        if !pid.is_empty() {
+            let _ = Command::new("kill")
+                .args(["-KILL", pid])
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+    assert!(killed, "the setsid child of a timed-out agent outlived it");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(daemon_killed, "the agent's daemon outlived its turn");
+    assert_git_clean(&env.memory_dir());
+}
+
+/// A scripted agent (sh) that plants things in the memory dir (its cwd) on turn 1 and asks to
+/// save through them; it logs every request it gets.
+fn planting_agent(log: &Path, outside: &Path, bashrc: &Path) -> String {
+    let save = |name: &str| {
+        json!({"action": "save", "name": name, "type": "project",
+               "description": format!("{name} memory"), "body": format!("The {name} fact.")})
+    };
+    let first = json!({"actions": [save("evil"), save("bashrc"), save("fifo"), save("good")]});
+    let second = json!({"actions": [{"action": "done"}]});
+    format!(
+        "req=$(cat); printf '%s\\n' \"$req\" >> {log}; \
+         if [ ! -e good.md ]; then \
+           ln -sf {outside} evil.md; ln -sf {bashrc} bashrc.md; [ -p fifo.md ] || mkfifo fifo.md; \
+           echo '{first}'; \
+         else echo '{second}'; fi",
+        log = log.display(),
+        outside = outside.display(),
+        bashrc = bashrc.display(),
+    )
+}
+
+#[test]
+fn an_agent_that_plants_symlinks_and_fifos_in_memory_gets_refusals_and_the_run_completes() {
+    let env = agent_env();
+    let outside = env.root.join("outside.md");
+    let outside_text =
+        "---\nname: evil\ndescription: OUTSIDE-SECRET\ntype: user\n---\nOUTSIDE-BODY\n";
+    std::fs::write(&outside, outside_text).expect("outside");
+    let bashrc = env.home.join(".bashrc");
+    std::fs::write(&bashrc, "export SECRET_RC=1\n").expect("bashrc");
+    let transcript = env.root.join("s.jsonl");
+    let mut t = Transcript::new("s", &env.project);
+    t.user("Remember that staging deploys from the release branch.");
+    t.write(&transcript);
+    let log = env.root.join("agent.log");
+    let cmd = planting_agent(&log, &outside, &bashrc);
+    let run = agent_extract(&env, &transcript, &cmd, "30");
+    kill_leftovers(&env.root);
+    let run = run.expect("extract returns (a FIFO in the memory dir must not hang it)");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report = run.json();
+    let outcomes = report["outcomes"].as_array().expect("outcomes");
+    for name in ["evil", "bashrc", "fifo"] {
+        assert!(
+            outcomes.iter().any(|o| o["outcome"] == "refused"
+                && o["what"] == format!("save {name}")
+                && o["why"]
+                    .as_str()
+                    .is_some_and(|w| w.contains("not a regular file"))),
+            "save {name} was not refused: {outcomes:#?}"
+        );
+    }
+    assert!(
+        outcomes
+            .iter()
+            .any(|o| o["outcome"] == "saved" && o["name"] == "good"),
+        "{outcomes:#?}"
+    );
+    assert!(
+        report["cursor_advanced"].as_bool().unwrap_or(false),
+        "{report}"
+    );
+    // Nothing outside was written, and nothing of it was read into a request.
+    assert_eq!(
+        std::fs::read_to_string(&outside).expect("outside"),
+        outside_text
+    );
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).expect("bashrc"),
+        "export SECRET_RC=1\n"
+    );
+    let requests = std::fs::read_to_string(&log).expect("agent log");
+    assert_eq!(requests.lines().count(), 2, "two turns");
+    for leak in ["OUTSIDE-SECRET", "OUTSIDE-BODY", "SECRET_RC"] {
+        assert!(!requests.contains(leak), "{leak} reached the agent");
+    }
+    let dir = env.memory_dir();
+    assert_eq!(cursor_offset(&dir, "s"), Some(t.text().len() as u64));
+    assert_eq!(subjects(&dir), ["save(project): good"]);
+
+    // A later run, with the plants still there (and MEMORY.md now a symlink out), completes too.
+    let index = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    std::fs::write(env.root.join("index-copy.md"), &index).expect("copy");
+    std::fs::remove_file(dir.join("MEMORY.md")).expect("rm");
+    std::os::unix::fs::symlink(&bashrc, dir.join("MEMORY.md")).expect("symlink");
+    t.assistant("Noted.")
+        .user("Remember that the freeze starts on 2026-04-01.");
+    t.write(&transcript);
+    std::fs::remove_file(&log).expect("rm");
+    let save_again = format!(
+        "req=$(cat); printf '%s\\n' \"$req\" >> {log}; echo '{}'",
+        json!({"actions": [{"action": "save", "name": "freeze", "type": "project",
+            "description": "Freeze from 2026-04-01", "body": "The freeze starts on 2026-04-01."},
+            {"action": "done"}]}),
+        log = log.display()
+    );
+    let run = agent_extract(&env, &transcript, &save_again, "30");
+    kill_leftovers(&env.root);
+    let run = run.expect("extract returns");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report = run.json();
+    assert!(
+        report["outcomes"][0]["why"]
+            .as_str()
+            .is_some_and(|w| w.contains("MEMORY.md") && w.contains("not a regular file")),
+        "{report}"
+    );
+    assert_eq!(cursor_offset(&dir, "s"), Some(t.text().len() as u64));
+    let requests = std::fs::read_to_string(&log).expect("agent log");
+    assert!(
+        !requests.contains("SECRET_RC"),
+        "the index symlink was read"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&bashrc).expect("bashrc"),
+        "export SECRET_RC=1\n"
+    );
+    // Clean up the plants, then the repository is sound.
+    for plant in ["evil.md", "bashrc.md", "fifo.md", "MEMORY.md"] {
+        std::fs::remove_file(dir.join(plant)).expect("rm plant");
+    }
+    std::fs::rename(env.root.join("index-copy.md"), dir.join("MEMORY.md")).expect("restore");
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
 }
 
 // ---------------------------------------------------------------------------------------------
