@@ -123,7 +123,7 @@ pub fn serve(
                     Ok(report) => Served::Done(report),
                     Err(e) if e.exit_code() == EXIT_USAGE => Served::Retired {
                         session,
-                        why: format!("{e}; a retry cannot fix it"),
+                        why: format!("{e} (bad input: retrying this request cannot help)"),
                     },
                     Err(e) => Served::Failed {
                         session,
