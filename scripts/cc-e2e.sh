@@ -24,7 +24,15 @@
 #      Edit of MEMORY.md); PostToolUse → `memdir snapshot --hook` must adopt it as an `adopt(...)`
 #      commit, and B's extraction must be skipped ("the agent wrote memory itself"): no duplicate;
 #   5. session C: A resumed with `/compact`; PreCompact → `memdir extract --hook` must succeed, and
-#      the compaction summary (worded like an instruction) must not become a memory.
+#      the compaction summary (worded like an instruction) must not become a memory;
+#   6. sessions D–G: the hooks never get in the way (DESIGN §11). Each session writes a file and
+#      answers (two model requests), with memdir's hooks and `context --hook` on SessionStart,
+#      in turn fed broken payloads (D: empty, not JSON, an array, no session_id, a deleted cwd),
+#      with a malformed settings file only memdir reads (E: the managed-policy file), with auto
+#      memory off by CLAUDE_CODE_DISABLE_AUTO_MEMORY=1 (F) and by autoMemoryEnabled: false (G).
+#      Each must complete with no hook error in its transcript or on stderr, one Stop (a Stop
+#      hook's exit 2 would make Claude Code keep going: more model requests), and the problems
+#      of D in memdir's logs; F and G commit nothing.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
 set -uo pipefail
 
@@ -135,6 +143,8 @@ server.serve_forever()
 PY
 
 # session NAME SCRIPT.json PROMPT [claude args…]: one headless session; sets $sid and $transcript.
+# session_env holds extra NAME=value assignments for Claude Code (and so for its hooks).
+session_env=()
 session() {
   local name=$1 script=$2 prompt=$3 port t0 took
   shift 3
@@ -151,7 +161,7 @@ session() {
   fi
   [[ -f $home/.claude.json ]] || echo '{"hasCompletedOnboarding":true}' >"$home/.claude.json"
   t0=$(now_ms)
-  (cd "$proj" && "${clean_env[@]}" ANTHROPIC_API_KEY=sk-fake "ANTHROPIC_BASE_URL=http://127.0.0.1:$port" \
+  (cd "$proj" && "${clean_env[@]}" "${session_env[@]}" ANTHROPIC_API_KEY=sk-fake "ANTHROPIC_BASE_URL=http://127.0.0.1:$port" \
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 \
     timeout 180 "$claude" -p "$prompt" --permission-mode acceptEdits --output-format json "$@" \
     >"$scratch/out-$name.json" 2>"$scratch/err-$name.txt")
@@ -447,6 +457,121 @@ else
   repo_sound "session C"
   cursor_at_end "session C" "$sid" "$transcript_c"
 fi
+
+# 6. Sessions D–G: whatever memdir meets, its hooks answer 0 and the session goes on unaffected.
+settings_saved=$scratch/settings.saved.json
+cp "$settings" "$settings_saved"
+# with_hooks [EXTRA.json]: memdir's installed hooks, plus `context --hook` on SessionStart, plus
+# EXTRA's entries ({"Event": [commands]}) appended to each event.
+with_hooks() {
+  python3 - "$settings_saved" "$settings" "$memdir" "${1:-}" <<'PY'
+import json, sys
+saved, out, exe, extra = sys.argv[1:5]
+s = json.load(open(saved))
+hooks = s.setdefault("hooks", {})
+hooks.setdefault("SessionStart", []).append({"hooks": [{"type": "command", "command": f"{exe} context --hook"}]})
+for event, commands in (json.loads(extra) if extra else {}).items():
+    entry = {"hooks": [{"type": "command", "command": c} for c in commands]}
+    if event == "PostToolUse":
+        entry["matcher"] = "Write|Edit|MultiEdit|NotebookEdit"
+    hooks.setdefault(event, []).append(entry)
+json.dump(s, open(out, "w"), indent=2)
+PY
+}
+# unaffected NAME LABEL: session NAME ran as if memdir's hooks were not there.
+unaffected() {
+  local name=$1 label=$2 records
+  records=$(hook_records "$transcript")
+  check "$label: no hook error in the transcript (every hook exited 0; Stop ran once, not turned into 'keep going')" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+bad = [r for r in recs if "error" in str(r.get("type")) or r.get("exitCode") not in (None, 0)]
+assert not bad, bad
+stops = [r for r in recs if r["type"] == "stop_hook_summary"]
+assert len(stops) == 1, stops
+assert not stops[0]["hookErrors"], stops
+' "$records"
+  check "$label: two model requests, as scripted (no extra turn from a hook)" python3 -c '
+import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    try: body = json.loads(json.loads(l)["body"])
+    except Exception: continue
+    n += bool(body.get("tools"))
+assert n == 2, n
+' "$scratch/requests-$name.jsonl"
+  check "$label: nothing from the hooks on Claude Code's stderr" test ! -s "$scratch/err-$name.txt"
+}
+script_write() { # script_write NAME: write a file, then answer
+  printf '[{"tool": "Write", "input": {"file_path": "%s/notes-%s.txt", "content": "notes"}}, {"text": "Done."}]' \
+    "$proj" "$1" >"$scratch/script-$1.json"
+}
+hooks_log=$home/.claude/memdir/hooks.log
+worker_log=$mem/.git/memdir/worker.log
+
+# D: broken payloads, fed to memdir by extra hook entries (Claude Code's own payload goes to sh).
+broken=$(python3 - "$memdir" "$proj" <<'PY'
+import json, shlex, sys
+exe, proj = sys.argv[1:3]
+feed = lambda text, cmd: "sh -c " + shlex.quote(f"cat >/dev/null; printf %s {shlex.quote(text)} | {exe} {cmd}")
+print(json.dumps({
+    "Stop": [feed("", "extract --hook"), feed("not json", "extract --hook"),
+             feed(json.dumps({"cwd": proj, "transcript_path": "/x.jsonl"}), "extract --hook")],
+    "PostToolUse": [feed("[1, 2]", "snapshot --hook"),
+                    feed(json.dumps({"session_id": "s", "cwd": "/nonexistent/deleted"}), "snapshot --hook")],
+    "SessionStart": [feed(json.dumps({"cwd": "/nonexistent/deleted"}), "context --hook"), feed("", "context --hook")],
+}))
+PY
+)
+with_hooks "$broken"
+script_write D
+session D "$scratch/script-D.json" 'Write the notes file.'
+unaffected D "session D (broken payloads)"
+check "session D: hooks.log names the empty, non-JSON and array payloads and the deleted cwd" python3 -c '
+import sys
+log = open(sys.argv[1]).read()
+for needle in ("extract --hook: the hook payload on stdin is empty",
+               "extract --hook: the hook payload on stdin is not a JSON object",
+               "snapshot --hook: the hook payload on stdin is not a JSON object",
+               "context --hook: the hook payload on stdin is empty",
+               "/nonexistent/deleted"):
+    assert needle in log, (needle, log)
+' "$hooks_log"
+check "session D: worker.log names the payload without a session_id" grep -qF 'extract --hook: the hook payload has no session_id' "$worker_log"
+drain "session D"
+cursor_at_end "session D" "$sid" "$transcript"
+
+# E: a settings file memdir reads and Claude Code does not (the managed-policy one), malformed.
+with_hooks
+printf '{"autoMemoryDirectory": ,}' >"$scratch/managed/managed-settings.json"
+script_write E
+session E "$scratch/script-E.json" 'Write the notes file.'
+unaffected E "session E (malformed settings file)"
+info "session E: log lines naming the malformed file: $(cat "$hooks_log" "$worker_log" 2>/dev/null | grep -c managed-settings.json)"
+rm -f "$scratch/managed/managed-settings.json"
+# Whatever E's hooks queued is done before F and G count the log lines.
+out=$(md extract --drain --timeout 60 2>&1) || fail "session E: memdir extract --drain" "$out"
+
+# F, G: auto memory off, by the variable and by the setting: the hooks do nothing, quietly.
+head_before=$(g -C "$mem" rev-parse HEAD)
+log_lines_before=$(cat "$hooks_log" "$worker_log" 2>/dev/null | wc -l)
+session_env=(CLAUDE_CODE_DISABLE_AUTO_MEMORY=1)
+script_write F
+session F "$scratch/script-F.json" 'From now on, always use pnpm. Write the notes file.'
+session_env=()
+unaffected F "session F (CLAUDE_CODE_DISABLE_AUTO_MEMORY=1)"
+python3 - "$settings" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s["autoMemoryEnabled"] = False
+json.dump(s, open(sys.argv[1], "w"), indent=2)
+PY
+script_write G
+session G "$scratch/script-G.json" 'From now on, never use yarn. Write the notes file.'
+unaffected G "session G (autoMemoryEnabled: false)"
+sleep 1
+check "sessions F, G: no memory commit and nothing logged (auto memory off is not a problem)" \
+  test "$(g -C "$mem" rev-parse HEAD) $(cat "$hooks_log" "$worker_log" 2>/dev/null | wc -l)" == "$head_before $log_lines_before"
+cp "$settings_saved" "$settings"
 
 elapsed=$(since "$started")
 if [[ $failures == 0 ]]; then echo "ALL PASS ($elapsed s)"; else echo "$failures check(s) FAILED ($elapsed s)"; fi

@@ -4,7 +4,7 @@
 //! opened non-blocking and checked with `fstat` on the handle, so swapping the file between a
 //! check and the open changes nothing), and a stream is read to at most one byte past its cap.
 
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,7 @@ pub const MAX_BODY_BYTES: u64 = 64 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    #[error("{} is not a regular file (it is {kind})", path.display())]
+    #[error("{} is not a regular file ({kind})", path.display())]
     NotRegular { path: PathBuf, kind: &'static str },
     #[error("{what} is over the {} limit", format_bytes(*cap))]
     TooLarge { what: String, cap: u64 },
@@ -57,41 +57,73 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
-/// What a file type is, in words, for an error.
-fn kind_of(file_type: std::fs::FileType) -> &'static str {
+/// What a file is, in a few words, for "X is not a regular file (a FIFO)".
+pub fn describe_kind(meta: &Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return "a directory";
+    }
+    if kind.is_symlink() {
+        return "a symlink";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
+        if kind.is_fifo() {
             return "a FIFO";
         }
-        if file_type.is_socket() {
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
             return "a socket";
         }
-        if file_type.is_char_device() || file_type.is_block_device() {
-            return "a device";
-        }
     }
-    if file_type.is_dir() {
-        "a folder"
-    } else if file_type.is_symlink() {
-        "a symlink"
-    } else {
-        "not a file"
+    "not a file"
+}
+
+/// Open `path` with `flags` (and `mode`, when it creates the file), never blocking on it (a FIFO
+/// opens at once instead of waiting for the other end; on a regular file the flag changes
+/// nothing). The caller checks what it got on the handle.
+#[cfg(unix)]
+pub fn open_with(
+    path: &Path,
+    flags: rustix::fs::OFlags,
+    mode: rustix::fs::Mode,
+) -> std::io::Result<File> {
+    use rustix::fs::OFlags;
+    let fd = rustix::fs::open(path, flags | OFlags::NONBLOCK | OFlags::CLOEXEC, mode)?;
+    Ok(File::from(fd))
+}
+
+/// Open `path` for reading (symlinks followed) without blocking on a FIFO or a device.
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    #[cfg(unix)]
+    {
+        open_with(path, rustix::fs::OFlags::RDONLY, rustix::fs::Mode::empty())
+    }
+    #[cfg(not(unix))]
+    {
+        File::open(path)
     }
 }
 
-/// Open `path` for reading without blocking on a FIFO or a device (symlinks followed).
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // Bit patterns of the platform's open(2) flags; they fit an i32 on every unix.
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits().cast_signed());
+/// Whether `file` (opened by [`open_with`]) is a regular file; the error names `path`.
+pub fn check_regular(path: &Path, file: &File) -> Result<Metadata, InputError> {
+    let meta = file.metadata().map_err(|source| InputError::Io {
+        what: path.display().to_string(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(InputError::NotRegular {
+            path: path.to_path_buf(),
+            kind: describe_kind(&meta),
+        });
     }
-    options.open(path)
+    Ok(meta)
 }
 
 /// Open `path` (symlinks followed) if it is a regular file of at most `cap` bytes.
@@ -101,13 +133,7 @@ pub fn open_regular(path: &Path, cap: u64) -> Result<File, InputError> {
         source,
     };
     let file = open_nonblocking(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err(InputError::NotRegular {
-            path: path.to_path_buf(),
-            kind: kind_of(meta.file_type()),
-        });
-    }
+    let meta = check_regular(path, &file)?;
     if meta.len() > cap {
         return Err(InputError::TooLarge {
             what: format!("{} ({} bytes)", path.display(), meta.len()),
@@ -178,7 +204,13 @@ mod tests {
         let err = read_regular(&fifo, 100).expect_err("fifo");
         assert!(err.to_string().contains("a FIFO"), "{err}");
         let err = read_regular(Path::new("/dev/zero"), 100).expect_err("device");
-        assert!(err.to_string().contains("a device"), "{err}");
+        assert!(err.to_string().contains("a character device"), "{err}");
+        let err = read_regular(dir.path(), 100).expect_err("folder");
+        assert!(
+            err.to_string()
+                .ends_with("is not a regular file (a directory)"),
+            "{err}"
+        );
         let big = dir.path().join("big.md");
         std::fs::write(&big, vec![b'a'; 101]).expect("write");
         let err = read_regular(&big, 100).expect_err("big");

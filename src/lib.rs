@@ -11,6 +11,7 @@ pub mod error;
 pub mod extract;
 pub mod fault;
 pub mod input;
+pub mod log_file;
 pub mod memory;
 pub mod paths;
 pub mod process;

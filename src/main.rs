@@ -4,14 +4,33 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use memdir::cli::{Cli, Output, run};
+use memdir::cli::{Cli, Output, hook_mode, run};
 use memdir::error::{EXIT_FAILURE, EXIT_OK};
 use memdir::paths::Environment;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let env = match Environment::from_process() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A hook never errors the agent (DESIGN §11), not even on its own command line.
+    let hook = hook_mode::command_line(&args);
+    let env = Environment::from_process();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => match &hook {
+            Some(hook) if e.use_stderr() => {
+                if let Ok(env) = &env {
+                    let message = e.to_string();
+                    let first = message.lines().next().unwrap_or_default();
+                    hook_mode::refuse(env, hook, first.trim_start_matches("error: "));
+                }
+                return ExitCode::from(EXIT_OK);
+            }
+            _ => e.exit(),
+        },
+    };
+    let env = match env {
         Ok(env) => env,
+        // Claude Code starts a hook in the session's cwd; gone, there is nowhere to log.
+        Err(_) if hook.is_some() => return ExitCode::from(EXIT_OK),
         Err(e) => {
             eprintln!("error: cannot read the current directory: {e}");
             return ExitCode::from(EXIT_FAILURE);

@@ -115,11 +115,16 @@ mod tests {
         let ended = output_within(command, Duration::from_millis(300)).expect("runs");
         assert!(matches!(ended, Ended::TimedOut), "{ended:?}");
         let pid = std::fs::read_to_string(&pid_file).expect("pid");
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
-        // Gone, or a zombie waiting for its reaper.
-        assert!(
-            stat.map_or(true, |s| s.contains(") Z")),
-            "sleep {pid} survived"
-        );
+        // SIGKILL was sent to the group; its members die a moment later. Gone, or a zombie
+        // waiting for its reaper, within a generous while (never a live `sleep 300`).
+        let dead = || {
+            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
+                .map_or(true, |s| s.contains(") Z"))
+        };
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !dead() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(dead(), "sleep {pid} survived");
     }
 }

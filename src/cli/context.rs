@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::Error;
-use crate::cli::{Ctx, HookPayload, Output};
+use crate::cli::{Ctx, Output, hook_mode};
 use crate::memory::store::INDEX_FILE;
 use crate::paths::{LocationRule, Resolution, resolve_memory_dir_with};
 use crate::settings::{AutoMemory, Settings, SettingsLayer, auto_memory};
@@ -31,27 +31,20 @@ pub struct ContextArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let hook_ctx = if args.hook {
-        Some(ctx.for_hook(&HookPayload::from_stdin()?))
-    } else {
-        None
-    };
-    let ctx = hook_ctx.as_ref().unwrap_or(ctx);
-    let touched: Vec<PathBuf> = args
-        .touch
-        .iter()
-        .map(|f| crate::paths::absolute_from(&ctx.env.cwd, f))
-        .collect();
-    let stack = load(ctx, touched)?;
-    let text = stack.render();
     if args.hook {
-        return output.json(&serde_json::json!({
-            "hookSpecificOutput": {
-                "hookEventName": "SessionStart",
-                "additionalContext": text,
-            }
-        }));
+        // The answer is printed only once the stack is loaded: a failure prints nothing.
+        return hook_mode::run(ctx, "context --hook", output, |ctx, _, output| {
+            let text = load(ctx, touched(ctx, args))?.render();
+            output.json(&serde_json::json!({
+                "hookSpecificOutput": {
+                    "hookEventName": "SessionStart",
+                    "additionalContext": text,
+                }
+            }))
+        });
     }
+    let stack = load(ctx, touched(ctx, args))?;
+    let text = stack.render();
     if args.json {
         return output.json(&to_json(&stack, &text));
     }
@@ -59,6 +52,14 @@ pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(),
         return output.data(&explain(&stack));
     }
     output.data(&text)
+}
+
+/// The `--touch` files, absolute.
+fn touched(ctx: &Ctx, args: &ContextArgs) -> Vec<PathBuf> {
+    args.touch
+        .iter()
+        .map(|f| crate::paths::absolute_from(&ctx.env.cwd, f))
+        .collect()
 }
 
 /// Resolve the inputs (cwd, config, memory) and load the stack, with the conditional rules for

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::Error;
-use crate::cli::{Ctx, HookPayload, Output, Resolved, validate_session};
+use crate::cli::{Ctx, HookPayload, Output, Resolved, hook_mode, validate_session};
 use crate::extract::agent::AgentConfig;
 use crate::extract::state::Request;
 use crate::extract::worker::{self, Served};
@@ -32,8 +32,9 @@ pub struct ExtractArgs {
     /// Wait until background extraction for this memory dir is done.
     #[arg(long)]
     pub drain: bool,
-    /// How long `--drain` waits, in seconds.
-    #[arg(long, value_name = "S", default_value_t = 60, requires = "drain")]
+    /// How long `--drain` waits, in seconds (at most 86400, a day).
+    #[arg(long, value_name = "S", default_value_t = 60, requires = "drain",
+          value_parser = clap::value_parser!(u64).range(..=MAX_DRAIN_SECS))]
     pub timeout: u64,
     /// Serve queued requests (what `--hook` starts).
     #[arg(long, hide = true)]
@@ -44,8 +45,9 @@ pub struct ExtractArgs {
     /// The agent extractor's command, run with `sh -c` (the README gives its JSON protocol).
     #[arg(long, value_name = "CMD")]
     pub agent_cmd: Option<String>,
-    /// The agent's time limit per turn, in seconds.
-    #[arg(long, value_name = "S", default_value_t = 120)]
+    /// The agent's time limit per turn, in seconds (at most 3600, an hour).
+    #[arg(long, value_name = "S", default_value_t = 120,
+          value_parser = clap::value_parser!(u64).range(..=MAX_AGENT_SECS))]
     pub agent_timeout: u64,
     /// Print JSON: the report of each run.
     #[arg(long)]
@@ -54,6 +56,10 @@ pub struct ExtractArgs {
 
 /// The agent's turn limit (DESIGN §6).
 const MAX_AGENT_TURNS: u32 = 5;
+/// The longest `--drain` wait: a day. Past it a wait is a hang, not a wait.
+const MAX_DRAIN_SECS: u64 = 24 * 60 * 60;
+/// The longest time limit of one agent turn: an hour (an LLM call takes seconds to minutes).
+const MAX_AGENT_SECS: u64 = 60 * 60;
 
 impl ExtractArgs {
     fn extractor(&self) -> Result<Extractor, Error> {
@@ -89,12 +95,18 @@ impl ExtractArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    if args.hook {
+        return hook_mode::run(ctx, "extract --hook", output, |ctx, payload, output| {
+            hook(ctx, args, &payload, output)
+        });
+    }
     let extractor = args.extractor()?;
+    if matches!(extractor, Extractor::Agent(_)) {
+        // Whatever the agent command starts is handed back to memdir, to be killed with it.
+        crate::extract::process_tree::adopt_orphans();
+    }
     if let Some(transcript) = &args.transcript {
         return foreground(ctx, args, transcript, extractor, output);
-    }
-    if args.hook {
-        return hook(ctx, args, output);
     }
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
@@ -117,7 +129,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
             worker::log(&git_dir, &worker::describe(served));
         });
     }
-    let mut failures = 0;
+    let (mut failures, mut retired) = (0, 0);
     let mut result = Ok(());
     worker::drain(
         &git_dir,
@@ -126,8 +138,10 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         Duration::from_secs(args.timeout),
         &mut |served| {
             worker::log(&git_dir, &worker::describe(served));
-            if matches!(served, Served::Failed { .. }) {
-                failures += 1;
+            match served {
+                Served::Failed { .. } => failures += 1,
+                Served::Retired { .. } => retired += 1,
+                Served::Done(_) => {}
             }
             if result.is_ok() {
                 result = print_served(args, served, output);
@@ -140,6 +154,11 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
             "{failures} extraction run(s) failed; their sessions are retried from their cursors next time"
         )));
     }
+    if retired > 0 {
+        return Err(Error::Failed(format!(
+            "{retired} extraction request(s) retired: a retry cannot fix them (see above)"
+        )));
+    }
     if !args.json {
         output.info("extraction is up to date")?;
     }
@@ -150,6 +169,7 @@ fn print_served(args: &ExtractArgs, served: &Served, output: &mut Output<'_>) ->
     match served {
         Served::Done(report) => print_report(args, report, output),
         Served::Failed { session, error } => output.warn(&format!("{session}: {error}")),
+        Served::Retired { session, why } => output.warn(&format!("{session}: retired: {why}")),
     }
 }
 
@@ -161,12 +181,7 @@ fn foreground(
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
     let transcript = crate::paths::absolute_from(&ctx.env.cwd, transcript);
-    if !transcript.is_file() {
-        return Err(Error::Usage(format!(
-            "no transcript at {}",
-            transcript.display()
-        )));
-    }
+    // Says what is there when it is not a transcript: nothing, a FIFO, a device, a directory.
     let (cwd, session) = transcript_origin(&transcript)?;
     let session = match validate_session(args.session.as_deref())? {
         Some(s) => s.to_string(),
@@ -261,17 +276,30 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
             report.unreadable_lines
         ))?;
     }
+    if report.oversized_lines > 0 {
+        output.warn(&format!(
+            "{} line(s) of the transcript were over {} MiB and were skipped unread",
+            report.oversized_lines,
+            crate::extract::transcript::MAX_LINE_BYTES >> 20
+        ))?;
+    }
     if report.skipped.is_none() && report.outcomes.is_empty() && report.turns > 0 {
         output.info("nothing worth remembering")?;
     }
     Ok(())
 }
 
-/// `--hook`: stash the request and make sure a worker will serve it; never wait for one.
-fn hook(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let payload = HookPayload::from_stdin()?;
-    let hook_ctx = ctx.for_hook(&payload);
-    let resolved: Resolved = hook_ctx.resolve(output)?;
+/// `--hook`: stash the request and make sure a worker will serve it; never wait for one. `ctx`
+/// is the payload's (its `cwd` is the project).
+fn hook(
+    ctx: &Ctx,
+    args: &ExtractArgs,
+    payload: &HookPayload,
+    output: &mut Output<'_>,
+) -> Result<(), Error> {
+    // The worker takes the same flags: a bad one is caught (and logged) here.
+    args.extractor()?;
+    let resolved: Resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
     let session = validate_session(payload.session_id.as_deref())?
         .ok_or_else(|| Error::Usage("the hook payload has no session_id".into()))?
@@ -288,8 +316,8 @@ fn hook(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(), Er
         .unwrap_or_default();
     Request {
         session,
-        transcript: crate::paths::absolute_from(&hook_ctx.project(), &transcript),
-        project: hook_ctx.project(),
+        transcript: crate::paths::absolute_from(&ctx.project(), &transcript),
+        project: ctx.project(),
         event,
         nonce: format!(
             "{}.{:09}.{}",

@@ -1,7 +1,7 @@
 //! The command line (DESIGN §11): global flags, one module per subcommand, and the context every
 //! subcommand runs in (where memory lives, whether it is on, where output goes).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
@@ -15,6 +15,7 @@ pub mod context;
 pub mod diff;
 pub mod doctor;
 pub mod extract;
+pub mod hook_mode;
 pub mod hooks;
 pub mod index;
 pub mod init;
@@ -264,6 +265,10 @@ impl Resolved {
     }
 }
 
+/// A hook payload over this is refused. The same cap as a transcript line: a payload repeats what
+/// one tool call wrote (PostToolUse: the tool's input and response), as a transcript line does.
+pub const MAX_PAYLOAD_BYTES: usize = crate::extract::transcript::MAX_LINE_BYTES;
+
 /// The fields of a Claude Code hook payload (on stdin) that memdir uses; every event has them.
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct HookPayload {
@@ -292,15 +297,36 @@ impl HookPayload {
 
     /// Read the payload Claude Code writes on a hook's stdin.
     pub fn from_stdin() -> Result<HookPayload, Error> {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|source| {
-            Error::Io {
+        HookPayload::parse(std::io::stdin().lock())
+    }
+
+    /// Parse a payload: one JSON object, at most [`MAX_PAYLOAD_BYTES`].
+    pub fn parse(mut input: impl Read) -> Result<HookPayload, Error> {
+        let mut bytes = Vec::new();
+        (&mut input)
+            .take(MAX_PAYLOAD_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|source| Error::Io {
                 context: "reading the hook payload from stdin".into(),
                 source,
-            }
-        })?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::Usage(format!("the hook payload on stdin is not valid JSON: {e}")))
+            })?;
+        if bytes.len() > MAX_PAYLOAD_BYTES {
+            // The rest is read and dropped: Claude Code is still writing it, and a closed pipe
+            // would make that write fail on its side.
+            let _ = std::io::copy(&mut input, &mut std::io::sink());
+            return Err(Error::Usage(format!(
+                "the hook payload on stdin is over {} MiB; it was not read",
+                MAX_PAYLOAD_BYTES >> 20
+            )));
+        }
+        if bytes.trim_ascii().is_empty() {
+            return Err(Error::Usage("the hook payload on stdin is empty".into()));
+        }
+        serde_json::from_slice(&bytes).map_err(|e| {
+            Error::Usage(format!(
+                "the hook payload on stdin is not a JSON object of a hook's fields: {e}"
+            ))
+        })
     }
 }
 

@@ -1,7 +1,9 @@
 //! `memdir snapshot`: adopt what an agent wrote into the memory dir itself as commits (DESIGN §4).
 
+use std::path::PathBuf;
+
 use crate::Error;
-use crate::cli::{Ctx, HookPayload, Output, validate_session};
+use crate::cli::{Ctx, Output, hook_mode, validate_session};
 
 /// Adopt what an agent wrote into the memory dir as commits.
 ///
@@ -21,17 +23,24 @@ pub struct SnapshotArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &SnapshotArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let mut session = args.session.clone();
-    let mut written = None;
-    let hook_ctx = if args.hook {
-        let payload = HookPayload::from_stdin()?;
-        session = session.or(payload.session_id.clone());
-        written = payload.written_path();
-        Some(ctx.for_hook(&payload))
-    } else {
-        None
-    };
-    let ctx = hook_ctx.as_ref().unwrap_or(ctx);
+    if args.hook {
+        return hook_mode::run(ctx, "snapshot --hook", output, |ctx, payload, output| {
+            let session = args.session.clone().or(payload.session_id.clone());
+            snapshot(ctx, args, session, payload.written_path(), output)
+        });
+    }
+    snapshot(ctx, args, args.session.clone(), None, output)
+}
+
+/// Adopt for `session`; `written` is the file a PostToolUse hook's tool wrote (nothing to do
+/// when it is outside memory).
+fn snapshot(
+    ctx: &Ctx,
+    args: &SnapshotArgs,
+    session: Option<String>,
+    written: Option<PathBuf>,
+    output: &mut Output<'_>,
+) -> Result<(), Error> {
     let session = validate_session(session.as_deref())?;
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;

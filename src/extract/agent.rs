@@ -8,7 +8,8 @@
 //! two-step save). Everything else — a shell command, a write to a path, a malformed action — is
 //! refused, and the refusal is both fed back to the agent in its next request and returned as an
 //! [`Outcome::Refused`] for the report. The command runs with a cleared environment, in its own
-//! process group (killed whole when the turn's time limit passes), with capped input and output,
+//! process group, killed whole — every process it started, however it detached — when its turn
+//! ends or its time limit passes ([`ProcessTree`]), with capped input and output,
 //! at most `max_turns` times.
 
 use std::io::{Read, Write};
@@ -22,10 +23,11 @@ use regex::{Regex, RegexBuilder};
 use serde_json::{Map, Value, json};
 
 use crate::Error;
+use crate::extract::process_tree::ProcessTree;
 use crate::extract::transcript::Turn;
-use crate::extract::{Action, Draft, Job, Outcome, apply};
+use crate::extract::{Action, Draft, Job, Outcome, apply, index_text};
 use crate::memory::catalog::list_memories;
-use crate::memory::store::{Store, read_index};
+use crate::memory::store::Store;
 use crate::memory::taxonomy::MemoryType;
 
 /// The protocol's name and version, sent in every request.
@@ -115,7 +117,7 @@ pub fn run(
     for turn in 1..=config.max_turns {
         if turn > 1 {
             // Earlier turns may have saved: show the index as it is now.
-            index = read_index(&job.memory_dir)?;
+            index = index_text(&job.memory_dir)?;
         }
         let request = json!({
             "protocol": PROTOCOL,
@@ -171,7 +173,7 @@ pub fn run(
     Ok(outcomes)
 }
 
-/// `{name, type, description}` of every memory now in the dir.
+/// `{name, type, description}` of every memory now in the dir that can be read.
 fn memory_summaries(dir: &Path) -> Result<Vec<Value>, Error> {
     Ok(list_memories(dir)?
         .memories
@@ -275,11 +277,11 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
     let mut child = command
         .spawn()
         .map_err(|e| fail(format!("could not start /bin/sh: {e}")))?;
-    let pid = child.id();
+    let tree = ProcessTree::of(child.id());
     let (Some(mut stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
-        kill_group(pid);
+        tree.kill();
         let _ = child.wait();
         return Err(fail("its pipes could not be set up".into()));
     };
@@ -289,7 +291,7 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
     });
     let (out_tx, out_rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = out_tx.send(read_response(stdout, pid));
+        let _ = out_tx.send(read_response(stdout, tree));
     });
     let (err_tx, err_rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -300,13 +302,18 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
         let _ = exit_tx.send(child.wait());
     });
 
-    let started = Instant::now();
-    let deadline = started + config.turn_timeout;
+    // No deadline at all when the limit is past what an Instant can hold (never a panic).
+    let deadline = Instant::now().checked_add(config.turn_timeout);
+    let remaining = || {
+        deadline.map_or(config.turn_timeout, |d| {
+            d.saturating_duration_since(Instant::now())
+        })
+    };
     let limit = format!("{}s", config.turn_timeout.as_secs_f64());
     let status: ExitStatus = match exit_rx.recv_timeout(config.turn_timeout) {
         Ok(status) => status.map_err(|e| fail(format!("waiting for it: {e}")))?,
         Err(_) => {
-            kill_group(pid);
+            tree.kill();
             let _ = exit_rx.recv();
             return Err(fail(format!(
                 "it did not answer within the time limit of {limit}; it was killed"
@@ -314,20 +321,18 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
         }
     };
     // The shell is gone; its output ends when whatever it started lets go of the pipe.
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    let response = match out_rx.recv_timeout(remaining) {
+    let response = match out_rx.recv_timeout(remaining()) {
         Ok(response) => response,
         Err(_) => {
-            kill_group(pid);
+            tree.kill();
             return Err(fail(format!(
                 "its output stayed open past the time limit of {limit} (a background process?); it was killed"
             )));
         }
     };
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    let stderr = err_rx.recv_timeout(remaining).unwrap_or_default();
-    // Nothing it started outlives the turn.
-    kill_group(pid);
+    let stderr = err_rx.recv_timeout(remaining()).unwrap_or_default();
+    // Nothing it started outlives the turn (setsid, double forks and all).
+    tree.kill();
     let response = match response {
         Ok(bytes) => bytes,
         Err(ResponseError::TooBig) => {
@@ -400,14 +405,14 @@ enum ResponseError {
 }
 
 /// Read stdout to its end; over the cap, kill the command instead of reading on.
-fn read_response(stdout: impl Read, pid: u32) -> Result<Vec<u8>, ResponseError> {
+fn read_response(stdout: impl Read, tree: ProcessTree) -> Result<Vec<u8>, ResponseError> {
     let mut out = Vec::new();
     stdout
         .take(MAX_RESPONSE_BYTES as u64 + 1)
         .read_to_end(&mut out)
         .map_err(ResponseError::Io)?;
     if out.len() > MAX_RESPONSE_BYTES {
-        kill_group(pid);
+        tree.kill();
         return Err(ResponseError::TooBig);
     }
     Ok(out)
@@ -419,18 +424,6 @@ fn read_head(mut stream: impl Read, max: usize) -> Vec<u8> {
     let _ = (&mut stream).take(max as u64).read_to_end(&mut head);
     let _ = std::io::copy(&mut stream, &mut std::io::sink());
     head
-}
-
-/// SIGKILL the process group `pid` leads. `std` has no safe call for it (and the crate forbids
-/// `unsafe`), so it is the POSIX `kill` utility; "no such process" is fine.
-fn kill_group(pid: u32) {
-    let _ = Command::new("/bin/sh")
-        .args(["-c", r#"kill -s KILL -- "-$1" 2>/dev/null"#, "sh"])
-        .arg(pid.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// The actions of a response: `{"actions":[…]}`. A response without actions is an empty list.
@@ -939,8 +932,13 @@ fn read(sandbox: &Sandbox, what: String, path: &str) -> Step {
         Err(e) => return Step::failed(what, format!("{path}: {e}")),
     }
     let mut bytes = Vec::new();
-    let read = std::fs::File::open(&real)
-        .and_then(|f| f.take(MAX_READ_BYTES as u64 + 1).read_to_end(&mut bytes));
+    let read = match crate::input::open_regular(&real, u64::MAX) {
+        Ok(file) => file
+            .take(MAX_READ_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
     if let Err(e) = read {
         return Step::failed(what, format!("{path}: {e}"));
     }
@@ -1007,13 +1005,8 @@ struct Matches {
 impl Matches {
     /// Search one file; false once the caps are reached.
     fn search(&mut self, sandbox: &Sandbox, file: &Path, regex: &Regex) -> bool {
-        let Ok(meta) = std::fs::metadata(file) else {
-            return true;
-        };
-        if meta.len() > MAX_GREP_FILE_BYTES {
-            return true;
-        }
-        let Ok(bytes) = std::fs::read(file) else {
+        // Over the cap, or not a regular file: skipped.
+        let Ok(bytes) = crate::input::read_regular(file, MAX_GREP_FILE_BYTES) else {
             return true;
         };
         if bytes[..bytes.len().min(8192)].contains(&0) {

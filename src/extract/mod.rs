@@ -14,12 +14,13 @@ use std::path::{Path, PathBuf};
 
 use crate::Error;
 use crate::memory::catalog::list_memories;
-use crate::memory::store::{Op, SaveRequest, Store, read_index};
+use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store};
 use crate::memory::taxonomy::MemoryType;
 
 pub mod agent;
 pub mod builtin;
 pub mod dates;
+pub mod process_tree;
 pub mod state;
 pub mod transcript;
 pub mod worker;
@@ -117,6 +118,8 @@ pub struct Report {
     pub adopted: Vec<String>,
     /// Lines of the range that were not JSON (skipped).
     pub unreadable_lines: usize,
+    /// Lines of the range over [`transcript::MAX_LINE_BYTES`] (skipped unread).
+    pub oversized_lines: usize,
     pub cursor_advanced: bool,
 }
 
@@ -128,16 +131,38 @@ pub struct Range {
     pub end: u64,
     pub last_record: Option<String>,
     pub unreadable: usize,
+    pub oversized: usize,
 }
 
-/// Read a transcript from `offset` on, keeping only the person's prompts (with the reply before
-/// each) and the agent's writes into `memory_dir`.
-pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<Range, Error> {
+/// Open a session transcript: a regular file, or an error that says what is there instead (a
+/// usage error when a retry cannot change it: nothing there, a FIFO, a device, a directory).
+pub fn open_transcript(transcript: &Path) -> Result<File, Error> {
+    crate::input::open_regular(transcript, u64::MAX).map_err(|e| {
+        if e.is_not_found() {
+            Error::Usage(format!(
+                "the transcript {} does not exist",
+                transcript.display()
+            ))
+        } else if e.is_refusal() {
+            Error::Usage(format!("the transcript {e}"))
+        } else {
+            crate::memory::store::StoreError::from(e).into()
+        }
+    })
+}
+
+/// Read a transcript (`file`, opened by [`open_transcript`]) from `offset` on, keeping only the
+/// person's prompts (with the reply before each) and the agent's writes into `memory_dir`.
+pub fn read_range(
+    transcript: &Path,
+    mut file: File,
+    offset: u64,
+    memory_dir: &Path,
+) -> Result<Range, Error> {
     let io = |source| Error::Io {
         context: format!("reading {}", transcript.display()),
         source,
     };
-    let mut file = File::open(transcript).map_err(io)?;
     file.seek(SeekFrom::Start(offset)).map_err(io)?;
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), offset);
     let memory_dirs = comparable_dirs(memory_dir);
@@ -149,6 +174,7 @@ pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<R
         end: offset,
         last_record: None,
         unreadable: 0,
+        oversized: 0,
     };
     while let Some(located) = reader.next_record().map_err(io)? {
         if let Record::Assistant { tool_uses, .. } = &located.record {
@@ -167,6 +193,7 @@ pub fn read_range(transcript: &Path, offset: u64, memory_dir: &Path) -> Result<R
     }
     range.end = reader.offset();
     range.unreadable = reader.unreadable;
+    range.oversized = reader.oversized;
     Ok(range)
 }
 
@@ -199,7 +226,7 @@ pub fn transcript_origin(transcript: &Path) -> Result<(Option<PathBuf>, Option<S
         context: format!("reading {}", transcript.display()),
         source,
     };
-    let file = File::open(transcript).map_err(io)?;
+    let file = open_transcript(transcript)?;
     let mut reader = Reader::new(BufReader::new(file), 0);
     let (mut cwd, mut session) = (None, None);
     for _ in 0..200 {
@@ -224,7 +251,8 @@ pub struct Existing {
     pub body: String,
 }
 
-/// The memories in the dir now, with their bodies (unreadable ones are left out).
+/// The memories in the dir now, with their bodies (unreadable ones are left out: a symlink out
+/// of the memory dir, a FIFO, malformed frontmatter).
 pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
     Ok(list_memories(dir)?
         .memories
@@ -236,6 +264,31 @@ pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
             body: memory.body,
         })
         .collect())
+}
+
+/// `MEMORY.md` as an extractor is shown it: empty when it is missing or not a regular file (a
+/// symlink an agent planted is never followed), bad UTF-8 replaced.
+pub fn index_text(dir: &Path) -> Result<String, Error> {
+    if planted(dir, INDEX_FILE).is_some() {
+        return Ok(String::new());
+    }
+    Ok(crate::memory::catalog::read_index_lossy(
+        dir,
+        &mut Vec::new(),
+    )?)
+}
+
+/// Why `file` of the memory dir, when it is there but is not a regular file: a symlink (to
+/// `/etc/passwd`, `~/.bashrc`), a FIFO, a directory. An agent can plant one; memdir neither reads
+/// nor writes through it (DESIGN §10).
+fn planted(dir: &Path, file: &str) -> Option<String> {
+    let meta = std::fs::symlink_metadata(dir.join(file)).ok()?;
+    (!meta.is_file()).then(|| {
+        format!(
+            "{file} in the memory dir is not a regular file ({}); memdir neither reads nor writes through it",
+            crate::input::describe_kind(&meta)
+        )
+    })
 }
 
 /// Check an action and carry it out through the store; a refusal is an outcome, not an error.
@@ -273,6 +326,11 @@ pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Resul
                     why: e.to_string(),
                 });
             }
+            if let Some(why) = planted(&store.dir, &format!("{}.md", draft.name))
+                .or_else(|| planted(&store.dir, INDEX_FILE))
+            {
+                return Ok(Outcome::Refused { what, why });
+            }
             let saved = store.save(&request)?;
             let r#type = draft.memory_type.as_str().to_string();
             let name = draft.name.clone();
@@ -289,6 +347,11 @@ pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Resul
                     what,
                     why: e.to_string(),
                 });
+            }
+            if let Some(why) = planted(&store.dir, &format!("{name}.md"))
+                .or_else(|| planted(&store.dir, INDEX_FILE))
+            {
+                return Ok(Outcome::Refused { what, why });
             }
             if !store.dir.join(format!("{name}.md")).is_file() {
                 return Ok(Outcome::Refused {
@@ -308,7 +371,9 @@ pub fn run(job: &Job) -> Result<Report, Error> {
     // Creates the repository on first use; the store lock is taken per mutation below.
     let git_dir = Store::open(&job.memory_dir)?.repo.git_dir().to_path_buf();
     let mut cursor = Cursor::load(&git_dir, &job.session);
-    let len = std::fs::metadata(&job.transcript)
+    let file = open_transcript(&job.transcript)?;
+    let len = file
+        .metadata()
         .map_err(|source| Error::Io {
             context: format!("reading {}", job.transcript.display()),
             source,
@@ -323,7 +388,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
         // The transcript was replaced: start it over (saves by name do not duplicate).
         cursor = Cursor::default();
     }
-    let range = read_range(&job.transcript, cursor.offset, &job.memory_dir)?;
+    let range = read_range(&job.transcript, file, cursor.offset, &job.memory_dir)?;
     let mut report = Report {
         session: job.session.clone(),
         transcript: job.transcript.clone(),
@@ -331,6 +396,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
         to: range.end,
         turns: range.turns.len(),
         unreadable_lines: range.unreadable,
+        oversized_lines: range.oversized,
         ..Report::default()
     };
     let session = Some(job.session.as_str());
@@ -362,8 +428,7 @@ pub fn run(job: &Job) -> Result<Report, Error> {
                 outcomes
             }
             Extractor::Agent(config) => {
-                let index = read_index(&job.memory_dir)?;
-                agent::run(config, job, &range.turns, &index)?
+                agent::run(config, job, &range.turns, &index_text(&job.memory_dir)?)?
             }
         };
     }

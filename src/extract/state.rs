@@ -60,13 +60,22 @@ fn cursor_path(git_dir: &Path, session: &str) -> PathBuf {
         .join(session_file(session))
 }
 
+/// A state file (a cursor, a request, a count of attempts) over this is not memdir's: it is
+/// ignored, like one that does not parse.
+const MAX_STATE_FILE_BYTES: u64 = 1024 * 1024;
+
+/// A state file's value; `None` when it is missing, unreadable, not a regular file (something
+/// planted there, a FIFO) or not what it should be.
+fn load<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
+    crate::input::read_regular(path, MAX_STATE_FILE_BYTES)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+}
+
 impl Cursor {
     /// The session's cursor; the start when there is none (or it cannot be read).
     pub fn load(git_dir: &Path, session: &str) -> Cursor {
-        std::fs::read(cursor_path(git_dir, session))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
+        load(&cursor_path(git_dir, session)).unwrap_or_default()
     }
 
     pub fn store(&self, git_dir: &Path, session: &str) -> Result<(), Error> {
@@ -123,14 +132,11 @@ impl Request {
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .filter_map(|path| {
-                let bytes = std::fs::read(&path).ok()?;
-                match serde_json::from_slice(&bytes) {
-                    Ok(request) => Some((path, request)),
-                    Err(_) => {
-                        let _ = std::fs::remove_file(&path);
-                        None
-                    }
+            .filter_map(|path| match load(&path) {
+                Some(request) => Some((path, request)),
+                None => {
+                    let _ = std::fs::remove_file(&path);
+                    None
                 }
             })
             .collect();
@@ -140,13 +146,62 @@ impl Request {
 
     /// Remove the stashed request at `path` if it is still this one (a newer one stays).
     pub fn done(&self, path: &Path) -> Result<(), Error> {
-        let current = std::fs::read(path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Request>(&b).ok());
-        if current.as_ref() == Some(self) {
+        if load::<Request>(path).as_ref() == Some(self) {
             remove_if_exists(path)?;
         }
         Ok(())
+    }
+}
+
+/// Workers that started serving a session from one place of its transcript and never finished
+/// (they crashed or were killed): after [`Attempts::LIMIT`] the request is retired instead of
+/// taking every later worker down with it (DESIGN §10). In `.git/memdir/attempts/`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attempts {
+    pub transcript: PathBuf,
+    /// The cursor the runs started from.
+    pub offset: u64,
+    pub started: u32,
+}
+
+fn attempts_path(git_dir: &Path, session: &str) -> PathBuf {
+    state_dir(git_dir)
+        .join("attempts")
+        .join(session_file(session))
+}
+
+impl Attempts {
+    /// Runs that may start from one place before the request is retired.
+    pub const LIMIT: u32 = 3;
+
+    /// Count one more start of `session` from `offset` of `transcript`; returns how many runs
+    /// started from there before and never finished.
+    pub fn begin(
+        git_dir: &Path,
+        session: &str,
+        transcript: &Path,
+        offset: u64,
+    ) -> Result<u32, Error> {
+        let path = attempts_path(git_dir, session);
+        let before = load::<Attempts>(&path)
+            .filter(|a| a.transcript == transcript && a.offset == offset)
+            .map_or(0, |a| a.started);
+        let attempts = Attempts {
+            transcript: transcript.to_path_buf(),
+            offset,
+            started: before.saturating_add(1),
+        };
+        let json = serde_json::to_vec(&attempts).map_err(|e| Error::Io {
+            context: "encoding the attempts".into(),
+            source: std::io::Error::other(e),
+        })?;
+        crate::atomic::write(&path, &json)?;
+        Ok(before)
+    }
+
+    /// The run finished (well or not): nothing to count any more.
+    pub fn end(git_dir: &Path, session: &str) -> Result<(), Error> {
+        remove_if_exists(&attempts_path(git_dir, session))
     }
 }
 

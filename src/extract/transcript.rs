@@ -4,12 +4,14 @@
 //! types, unknown fields, tool results, thinking) is skipped by the JSON parser without being
 //! kept. One API message spans several lines (one content block each, same `message.id`); the
 //! reader yields the blocks line by line and [`Turns`] puts them back together. Memory use is one
-//! line's worth, whatever the file size. A final line without its newline is still being written:
-//! the reader stops before it, so a cursor never points into the middle of a record.
+//! line's worth, whatever the file size, and a line is at most [`MAX_LINE_BYTES`]: a longer one
+//! is skipped (and counted) without being kept. A final line without its newline is still being
+//! written: the reader stops before it, so a cursor never points into the middle of a record.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
+use std::marker::PhantomData;
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -68,23 +70,42 @@ pub struct Located {
     pub record: Record,
 }
 
+/// A transcript line longer than this is skipped without being kept (and counted in
+/// [`Reader::oversized`]). The longest line of the real transcripts in `fixtures/transcripts/`
+/// is 178 KB; a tool result holding images or a PDF runs to a few MB. 32 MiB is far above both,
+/// and keeps a run's memory bounded whatever the file holds (a 200 MB line once took 1.6 GB).
+pub const MAX_LINE_BYTES: usize = 32 << 20;
+
+/// How much of an over-long line is read at a time while skipping it.
+const SKIP_CHUNK: u64 = 64 * 1024;
+
 /// Reads records from a byte offset on.
 pub struct Reader<R> {
     inner: R,
     offset: u64,
     line: Vec<u8>,
+    max_line: usize,
     /// Complete lines that were not JSON objects (skipped).
     pub unreadable: usize,
+    /// Complete lines over the line cap (skipped unread).
+    pub oversized: usize,
 }
 
 impl<R: BufRead> Reader<R> {
     /// `inner` must already be positioned at `offset`.
     pub fn new(inner: R, offset: u64) -> Self {
+        Self::with_max_line(inner, offset, MAX_LINE_BYTES)
+    }
+
+    /// [`Reader::new`] with another line cap (in bytes, newline excluded).
+    pub fn with_max_line(inner: R, offset: u64, max_line: usize) -> Self {
         Reader {
             inner,
             offset,
             line: Vec::new(),
+            max_line,
             unreadable: 0,
+            oversized: 0,
         }
     }
 
@@ -97,9 +118,28 @@ impl<R: BufRead> Reader<R> {
     pub fn next_record(&mut self) -> std::io::Result<Option<Located>> {
         loop {
             self.line.clear();
-            let n = self.inner.read_until(b'\n', &mut self.line)?;
-            if n == 0 || self.line.last() != Some(&b'\n') {
+            let limit = self.max_line as u64 + 1;
+            let n = (&mut self.inner)
+                .take(limit)
+                .read_until(b'\n', &mut self.line)?;
+            if n == 0 {
                 return Ok(None);
+            }
+            if self.line.last() != Some(&b'\n') {
+                if (n as u64) < limit {
+                    // The last line, still being written.
+                    return Ok(None);
+                }
+                // Over the cap: the rest of the line is read past, never kept.
+                self.line = Vec::new();
+                match self.skip_line()? {
+                    Some(rest) => {
+                        self.offset += n as u64 + rest;
+                        self.oversized += 1;
+                        continue;
+                    }
+                    None => return Ok(None),
+                }
             }
             self.offset += n as u64;
             let text = self.line.trim_ascii();
@@ -111,6 +151,25 @@ impl<R: BufRead> Reader<R> {
                     return Ok(Some(line.into_located(self.offset)));
                 }
                 Err(_) => self.unreadable += 1,
+            }
+        }
+    }
+
+    /// Read past the rest of a line, a chunk at a time; the bytes read (its newline included),
+    /// or `None` when the file ends before the line does (it is still being written).
+    fn skip_line(&mut self) -> std::io::Result<Option<u64>> {
+        let mut skipped = 0;
+        loop {
+            self.line.clear();
+            let n = (&mut self.inner)
+                .take(SKIP_CHUNK)
+                .read_until(b'\n', &mut self.line)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            skipped += n as u64;
+            if self.line.last() == Some(&b'\n') {
+                return Ok(Some(skipped));
             }
         }
     }
@@ -147,7 +206,7 @@ struct Line<'a> {
     transcript_only: bool,
     #[serde(borrow, default)]
     timestamp: Option<Cow<'a, str>>,
-    #[serde(default, deserialize_with = "lenient_message")]
+    #[serde(default, deserialize_with = "object_or_skip")]
     message: Option<Message>,
 }
 
@@ -168,25 +227,32 @@ enum Content {
 
 #[derive(Deserialize)]
 struct Block {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
     text: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     name: Option<String>,
-    #[serde(default, deserialize_with = "lenient_input")]
+    #[serde(default, deserialize_with = "object_or_skip")]
     input: Option<ToolInput>,
 }
 
 #[derive(Deserialize)]
 struct ToolInput {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     file_path: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     notebook_path: Option<String>,
 }
 
-/// A field of an unexpected shape is treated as absent, not as an unreadable line.
+impl Block {
+    fn kind(&self) -> &str {
+        self.kind.as_deref().unwrap_or("")
+    }
+}
+
+/// A field of an unexpected shape is treated as absent, not as an unreadable line. (For small
+/// scalar fields: the value is parsed whole first.)
 fn lenient<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     let value = serde_json::Value::deserialize(d)?;
     Ok(T::deserialize(value).ok())
@@ -196,26 +262,25 @@ fn lenient_bool<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(lenient::<D, bool>(d)?.unwrap_or(false))
 }
 
-fn lenient_message<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Message>, D::Error> {
-    d.deserialize_any(MessageVisitor)
+/// `T` when the value is a JSON object; anything else is skipped without being kept. (Objects
+/// are where the big values are: message contents, tool inputs and results, images.)
+fn object_or_skip<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    d.deserialize_any(ObjectOrSkip(PhantomData))
 }
 
-fn lenient_input<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ToolInput>, D::Error> {
-    lenient::<D, ToolInput>(d)
-}
+struct ObjectOrSkip<T>(PhantomData<T>);
 
-/// `message` is an object in every known version; anything else is skipped without buffering.
-struct MessageVisitor;
-
-impl<'de> Visitor<'de> for MessageVisitor {
-    type Value = Option<Message>;
+impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOrSkip<T> {
+    type Value = Option<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a message")
+        f.write_str("an object")
     }
 
     fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Message::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
+        T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
@@ -243,6 +308,15 @@ impl<'de> Visitor<'de> for MessageVisitor {
     }
 }
 
+/// One element of `message.content`: a block object, or anything else (skipped).
+struct MaybeBlock(Option<Block>);
+
+impl<'de> Deserialize<'de> for MaybeBlock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        object_or_skip(d).map(MaybeBlock)
+    }
+}
+
 impl<'de> Deserialize<'de> for Content {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct ContentVisitor;
@@ -259,11 +333,9 @@ impl<'de> Deserialize<'de> for Content {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content, A::Error> {
                 let mut blocks = Vec::new();
-                while let Some(block) = seq.next_element::<serde_json::Value>()? {
-                    // A block of an unknown shape is skipped, not an error.
-                    if let Ok(block) = Block::deserialize(block) {
-                        blocks.push(block);
-                    }
+                // A block of an unknown shape is skipped, not an error.
+                while let Some(MaybeBlock(block)) = seq.next_element()? {
+                    blocks.extend(block);
                 }
                 Ok(Content::Blocks(blocks))
             }
@@ -334,7 +406,7 @@ impl Line<'_> {
             let mut tool_uses = Vec::new();
             if let Content::Blocks(blocks) = &message.content {
                 for block in blocks {
-                    match block.kind.as_str() {
+                    match block.kind() {
                         "text" => push_text(&mut text, block.text.as_deref().unwrap_or("")),
                         "tool_use" => tool_uses.push(ToolUse {
                             name: block.name.clone().unwrap_or_default(),
@@ -358,11 +430,11 @@ impl Line<'_> {
             Content::Text(t) => t.clone(),
             Content::Blocks(blocks) => {
                 // A tool result is the tool speaking, not the person.
-                if blocks.iter().any(|b| b.kind == "tool_result") {
+                if blocks.iter().any(|b| b.kind() == "tool_result") {
                     return Record::Other;
                 }
                 let mut text = String::new();
-                for block in blocks.iter().filter(|b| b.kind == "text") {
+                for block in blocks.iter().filter(|b| b.kind() == "text") {
                     push_text(&mut text, block.text.as_deref().unwrap_or(""));
                 }
                 text
@@ -373,7 +445,7 @@ impl Line<'_> {
             return Record::Other;
         }
         Record::Prompt {
-            text,
+            text: keep_head(text, MAX_PROMPT_BYTES),
             timestamp: self
                 .timestamp
                 .as_deref()
@@ -381,6 +453,22 @@ impl Line<'_> {
                 .map(|t| t.with_timezone(&Utc)),
         }
     }
+}
+
+/// The most of one prompt a record keeps: longer ones are pastes (logs, files), and a range of
+/// many of them must not hold them whole.
+pub const MAX_PROMPT_BYTES: usize = 64 * 1024;
+
+/// The first `max` bytes of `text`, cut at a character boundary.
+fn keep_head(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
 }
 
 fn push_text(out: &mut String, text: &str) {
@@ -491,6 +579,40 @@ mod tests {
         assert_eq!(records.len(), 1);
         assert_eq!(unreadable, 1);
         assert_eq!(end, text.rfind('\n').map(|i| i + 1).unwrap_or(0) as u64);
+    }
+
+    #[test]
+    fn an_over_long_line_is_skipped_and_counted_and_a_long_prompt_is_cut() {
+        let line = |content: &str| {
+            format!("{{\"type\":\"user\",\"message\":{{\"content\":\"{content}\"}}}}\n")
+        };
+        let long = line(&"x".repeat(200));
+        let text = format!("{long}{}{long}", line("hi"));
+        let cut_at = text.len() - 1;
+        let mut reader = Reader::with_max_line(
+            std::io::BufReader::with_capacity(16, text.as_bytes()),
+            0,
+            100,
+        );
+        let record = reader.next_record().expect("read").expect("a record");
+        assert!(matches!(record.record, Record::Prompt { ref text, .. } if text == "hi"));
+        assert_eq!(reader.next_record().expect("read"), None);
+        assert_eq!(reader.oversized, 2);
+        assert_eq!(reader.offset(), text.len() as u64);
+        // An over-long last line still being written is left for later, not counted.
+        let mut reader = Reader::with_max_line(&text.as_bytes()[..cut_at], 0, 100);
+        while reader.next_record().expect("read").is_some() {}
+        assert_eq!(reader.oversized, 1);
+        assert_eq!(reader.offset(), (long.len() + line("hi").len()) as u64);
+        // A prompt keeps its first MAX_PROMPT_BYTES (at a character boundary).
+        let huge = line(&"é".repeat(MAX_PROMPT_BYTES));
+        let (records, _, _) = read_all(&huge);
+        match &records[0].record {
+            Record::Prompt { text, .. } => {
+                assert!(text.len() <= MAX_PROMPT_BYTES && text.len() > MAX_PROMPT_BYTES - 4);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -5,15 +5,22 @@
 //! served by trailing passes, which skip the throttle. Before it exits it lets go of the lock
 //! and looks once more: a request stashed between its last look and the release would otherwise
 //! wait for the next hook. A worker killed mid-run leaves its request stashed and the session's
-//! cursor where it was; the next worker (or `--drain`) does the work again.
+//! cursor where it was; the next worker (or `--drain`) does the work again, up to
+//! [`Attempts::LIMIT`] times from the same place.
+//!
+//! A poisoned request never stops the worker (DESIGN §10): a run that fails is logged and its
+//! request removed (the session's next request retries from the cursor), one that fails for a
+//! reason a retry cannot fix (its transcript is a FIFO, a device, gone) is retired, and one that
+//! keeps killing the workers that serve it is retired after [`Attempts::LIMIT`] of them, so the
+//! requests behind it are served.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::Error;
-use crate::extract::state::{Request, state_dir};
+use crate::error::EXIT_USAGE;
+use crate::extract::state::{Attempts, Cursor, Request, state_dir};
 use crate::extract::{Extractor, Job, Report, Trigger, run};
 
 fn lock_path(git_dir: &Path) -> PathBuf {
@@ -44,7 +51,16 @@ pub fn try_lock(git_dir: &Path) -> Result<Option<File>, Error> {
 /// One served request, for the log and for `--drain`'s output.
 pub enum Served {
     Done(Report),
-    Failed { session: String, error: String },
+    /// The run failed; the session's next request retries from its cursor.
+    Failed {
+        session: String,
+        error: String,
+    },
+    /// The request failed for a reason a retry cannot fix, or kept killing its workers.
+    Retired {
+        session: String,
+        why: String,
+    },
 }
 
 /// Serve stashed requests until there are none, holding `lock`; `on_served` sees each result.
@@ -87,12 +103,33 @@ pub fn serve(
                 every: request.every,
                 extractor: extractor.clone(),
             };
-            let served = match run(&job) {
-                Ok(report) => Served::Done(report),
-                Err(e) => Served::Failed {
-                    session: request.session.clone(),
-                    error: e.to_string(),
-                },
+            let session = request.session.clone();
+            let offset = Cursor::load(git_dir, &session).offset;
+            let unfinished = Attempts::begin(git_dir, &session, &request.transcript, offset)?;
+            let served = if unfinished >= Attempts::LIMIT {
+                // Kept counted: a later request for the same place is retired at once.
+                Served::Retired {
+                    session,
+                    why: format!(
+                        "{unfinished} workers stopped while serving it from byte {offset} of {} \
+                         (crashed or killed); extract it in the foreground to see why",
+                        request.transcript.display()
+                    ),
+                }
+            } else {
+                let result = run(&job);
+                Attempts::end(git_dir, &session)?;
+                match result {
+                    Ok(report) => Served::Done(report),
+                    Err(e) if e.exit_code() == EXIT_USAGE => Served::Retired {
+                        session,
+                        why: format!("{e} (bad input: retrying this request cannot help)"),
+                    },
+                    Err(e) => Served::Failed {
+                        session,
+                        error: e.to_string(),
+                    },
+                }
             };
             on_served(&served);
             // A failed run is retried from the old cursor by the session's next request.
@@ -102,16 +139,15 @@ pub fn serve(
     }
 }
 
-/// Append one line to `.git/memdir/worker.log` (best effort: the log is for people).
+/// `.git/memdir/worker.log`: what each run did, and what went wrong in the hooks.
+pub fn log_path(git_dir: &Path) -> PathBuf {
+    state_dir(git_dir).join("worker.log")
+}
+
+/// Append one line to the worker log (best effort: the log is for people; capped, see
+/// [`crate::log_file`]).
 pub fn log(git_dir: &Path, line: &str) {
-    if let Ok(mut file) = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(state_dir(git_dir).join("worker.log"))
-    {
-        let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ");
-        let _ = writeln!(file, "{now} [{}] {line}", std::process::id());
-    }
+    crate::log_file::append(&log_path(git_dir), line);
 }
 
 /// The log line for a served request.
@@ -131,7 +167,10 @@ pub fn describe(served: &Served) -> String {
             }
             line
         }
-        Served::Failed { session, error } => format!("{session}: failed: {error}"),
+        Served::Failed { session, error } => format!(
+            "{session}: failed: {error} (the session's next request retries from its cursor)"
+        ),
+        Served::Retired { session, why } => format!("{session}: retired: {why}"),
     }
 }
 
@@ -142,7 +181,7 @@ pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Re
         context: "finding the memdir executable".into(),
         source,
     })?;
-    let log_path = state_dir(git_dir).join("worker.log");
+    let log_path = log_path(git_dir);
     let io = |source| Error::Io {
         context: format!(
             "starting the extraction worker (log {})",
@@ -150,11 +189,7 @@ pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Re
         ),
         source,
     };
-    let log = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log_path)
-        .map_err(io)?;
+    let log = crate::log_file::open(&log_path).map_err(io)?;
     let mut command = std::process::Command::new(exe);
     command
         .arg("extract")
@@ -180,7 +215,8 @@ pub fn drain(
     timeout: Duration,
     on_served: &mut dyn FnMut(&Served),
 ) -> Result<(), Error> {
-    let deadline = Instant::now() + timeout;
+    // No deadline when the timeout is past what an Instant can hold (never a panic).
+    let deadline = Instant::now().checked_add(timeout);
     loop {
         if let Some(lock) = try_lock(git_dir)? {
             if Request::pending(git_dir).is_empty() {
@@ -189,7 +225,7 @@ pub fn drain(
             serve(git_dir, memory_dir, extractor, lock, on_served)?;
             continue;
         }
-        if Instant::now() >= deadline {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             return Err(Error::Failed(format!(
                 "extraction still running after {} s ({} request(s) waiting); try again later",
                 timeout.as_secs(),

@@ -66,10 +66,21 @@ fn parse_topic(path: PathBuf, bytes: Vec<u8>) -> Result<(String, TopicFile), Sto
     Ok((text, topic))
 }
 
-/// `MEMORY.md` as a reader sees it: invalid UTF-8 replaced (and said, in `problems`), a
-/// missing index empty. Writers use [`crate::memory::store::read_index`], which refuses it.
+/// `MEMORY.md` as a reader sees it: invalid UTF-8 replaced, and one that memdir does not read
+/// (a symlink out of the dir, a FIFO, over 4 MiB) empty, each said in `problems`; a missing
+/// index empty. Writers use [`crate::memory::store::read_index`], which refuses such an index.
 pub fn read_index_lossy(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<String, StoreError> {
-    let bytes = read_memory_file(dir, INDEX_FILE, MAX_INDEX_BYTES)?.unwrap_or_default();
+    let bytes = match read_memory_file(dir, INDEX_FILE, MAX_INDEX_BYTES) {
+        Ok(bytes) => bytes.unwrap_or_default(),
+        Err(e) if e.is_invalid_input() => {
+            problems.push(FileProblem {
+                file: INDEX_FILE.to_string(),
+                problem: problem_text(&e),
+            });
+            Vec::new()
+        }
+        Err(e) => return Err(e),
+    };
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -144,7 +155,7 @@ pub(crate) fn problem_text(e: &StoreError) -> String {
         StoreError::Topic { source, .. } => source.to_string(),
         StoreError::NotUtf8(_) => "it is not valid UTF-8".into(),
         StoreError::Input(InputError::NotRegular { kind, .. }) => {
-            format!("it is not a regular file (it is {kind}); memdir never opens it")
+            format!("it is not a regular file ({kind}); memdir never opens it")
         }
         StoreError::Input(InputError::TooLarge { cap, .. }) => format!(
             "it is over the {} limit of a topic file; memdir does not read it",

@@ -365,7 +365,7 @@ fn a_hostile_agent_is_refused_everything_and_nothing_outside_the_memory_dir_chan
 }
 
 /// Whether a process is gone (or a zombie waiting for its parent).
-fn gone(pid: &str) -> bool {
+pub fn gone(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
         Ok(stat) => stat

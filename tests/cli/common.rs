@@ -2,8 +2,10 @@
 //! commit dates, no inherited `CLAUDE_*` variables, and helpers that ask the real `git`.
 
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
@@ -150,6 +152,53 @@ pub fn subjects(dir: &Path) -> Vec<String> {
     }
 }
 
+/// Run `command` with `input` on stdin; kill it when `limit` passes (then `None`).
+pub fn run_with_deadline(mut command: Command, input: &[u8], limit: Duration) -> Option<Run> {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memdir starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stdout.read_to_end(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        text
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    status.map(|status| Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    })
+}
+
 /// Every file under `dir` (`.git` included) and its bytes: a picture of "nothing changed".
 pub fn tree_snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -278,6 +327,19 @@ impl TestEnv {
         let mut command = self.command();
         command.args(args);
         Run::from_output(output_with_stdin(command, input.as_bytes()))
+    }
+
+    /// Run memdir with `input` on stdin and give up after `limit`: `None` when it had to be
+    /// killed (a hang fails the test instead of the suite).
+    pub fn run_within(
+        &self,
+        args: &[&str],
+        input: &[u8],
+        limit: std::time::Duration,
+    ) -> Option<Run> {
+        let mut command = self.command();
+        command.args(args);
+        run_with_deadline(command, input, limit)
     }
 
     /// Run memdir and require success.

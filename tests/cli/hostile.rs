@@ -7,7 +7,7 @@
 //! reads without bound fails instead of eating the machine.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::{
     HOSTILE_LIMIT_KB, Run, TestEnv, assert_git_clean, git, git_output, save_args, subjects,
@@ -22,30 +22,6 @@ fn hostile_env() -> TestEnv {
 
 /// A fake GitHub token (random, in the real format).
 const TOKEN: &str = "ghp_R8kT2mVq9XwLs4NbZc7Yd1PfHj6Ga3Ue5Qo0";
-
-/// Run memdir and give up after `limit`: `None` when it had to be killed.
-fn run_within(env: &TestEnv, args: &[&str], limit: Duration) -> Option<Run> {
-    let mut child = env
-        .command()
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("memdir starts");
-    let deadline = Instant::now() + limit;
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return Some(Run::from_output(child.wait_with_output().expect("output")));
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
 
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
@@ -394,18 +370,21 @@ fn a_fifo_named_like_a_memory_hangs_nothing() {
         vec!["snapshot"],
         vec!["diff"],
     ] {
-        let run = run_within(&env, &args, limit)
+        let run = env
+            .run_within(&args, b"", limit)
             .unwrap_or_else(|| panic!("memdir {args:?} hung on a FIFO"));
         assert_eq!(run.code, 0, "memdir {args:?}: {}{}", run.stdout, run.stderr);
     }
-    let run = run_within(&env, &["list"], limit).expect("list");
+    let run = env.run_within(&["list"], b"", limit).expect("list");
     assert!(run.stdout.contains("role"), "{}", run.stdout);
     assert!(
         run.stderr.contains("trap.md") && run.stderr.contains("FIFO"),
         "{}",
         run.stderr
     );
-    let run = run_within(&env, &["doctor"], limit).expect("doctor hung");
+    let run = env
+        .run_within(&["doctor"], b"", limit)
+        .expect("doctor hung");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout.contains("trap.md") && run.stdout.contains("FIFO"),
@@ -423,22 +402,23 @@ fn every_input_memdir_reads_is_capped() {
     let env = hostile_env();
     let dir = env.memory_dir();
     let before = tree_snapshot(&env.root);
-    let run = run_within(
-        &env,
-        &[
-            "save",
-            "--type",
-            "user",
-            "--name",
-            "zero",
-            "--description",
-            "d",
-            "--body-file",
-            "/dev/zero",
-        ],
-        Duration::from_secs(20),
-    )
-    .expect("save --body-file /dev/zero hung");
+    let run = env
+        .run_within(
+            &[
+                "save",
+                "--type",
+                "user",
+                "--name",
+                "zero",
+                "--description",
+                "d",
+                "--body-file",
+                "/dev/zero",
+            ],
+            b"",
+            Duration::from_secs(20),
+        )
+        .expect("save --body-file /dev/zero hung");
     assert_eq!(run.code, 2, "{}", run.stderr);
     one_error_line(&run, "over the 64 KiB limit");
     let big = "x".repeat(100 * 1024);

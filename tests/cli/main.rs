@@ -15,6 +15,7 @@ mod extract;
 mod history;
 mod hooks;
 mod hostile;
+mod hostile_extract;
 mod hostile_team;
 mod merge;
 mod paths;
