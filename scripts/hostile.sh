@@ -5,10 +5,12 @@
 #   scripts/hostile.sh          (from the repo root; builds target/release/memdir first)
 #
 # `cargo test` runs the same tests against the debug binary; this runs them against what users
-# install. Exits non-zero when any test fails.
+# install. One test is skipped here: it crashes the worker with the test-only fault switch, which
+# a release build does not have. Exits non-zero when any test fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release -q
 MEMDIR_TEST_BIN="$root/target/release/memdir" \
-  cargo test -q --features fault-injection --test cli hostile -- --test-threads 2
+  cargo test -q --features fault-injection --test cli hostile -- --test-threads 2 \
+  --skip a_request_that_keeps_killing_the_worker_is_retired_after_three_attempts
