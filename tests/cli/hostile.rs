@@ -731,3 +731,40 @@ fn errors_say_what_is_wrong() {
     assert!(!run.stdout.contains("git -C"), "{}", run.stdout);
     assert!(run.stdout.contains("patch -p1"), "{}", run.stdout);
 }
+
+#[test]
+fn an_agents_save_with_a_secret_in_its_title_is_refused() {
+    let env = hostile_env();
+    let transcript = env.root.join("s.jsonl");
+    crate::extract::Transcript::new("s-title", &env.project)
+        .user("The deploy bot posts in #deploys.")
+        .write(&transcript);
+    let actions = serde_json::json!({"actions": [
+        {"action": "save", "name": "deploy-bot", "type": "reference", "title": TOKEN,
+         "description": "The deploy bot posts in #deploys", "body": "The deploy bot posts in #deploys."},
+        {"action": "done"}
+    ]});
+    let agent = format!("cat >/dev/null; echo '{actions}'");
+    let run = env.ok(&[
+        "extract",
+        "--transcript",
+        transcript.to_str().expect("utf-8"),
+        "--extractor",
+        "agent",
+        "--agent-cmd",
+        &agent,
+        "--json",
+    ]);
+    let report = run.json();
+    assert_eq!(report["outcomes"][0]["outcome"], "refused", "{report}");
+    assert!(
+        report["outcomes"][0]["why"]
+            .as_str()
+            .is_some_and(|why| why.contains("GitHub token") && !why.contains(TOKEN)),
+        "{report}"
+    );
+    let dir = env.memory_dir();
+    assert!(!dir.join("deploy-bot.md").exists());
+    let index = std::fs::read_to_string(dir.join("MEMORY.md")).unwrap_or_default();
+    assert!(!index.contains(TOKEN), "{index}");
+}
