@@ -60,3 +60,14 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         source,
     })
 }
+
+/// Remove a file; one already gone is fine.
+pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+            context: format!("removing {}", path.display()),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}

@@ -7,6 +7,8 @@ use crate::repo::RepoError;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
+    Env(#[from] crate::env::EnvError),
+    #[error(transparent)]
     Path(#[from] PathError),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -41,6 +43,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Disabled(_) => EXIT_DISABLED,
+            Error::Env(_) => EXIT_USAGE,
             Error::Usage(_) => EXIT_USAGE,
             Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
             Error::Path(PathError::Io { .. }) => EXIT_FAILURE,

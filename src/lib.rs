@@ -7,6 +7,7 @@
 
 pub mod atomic;
 pub mod cli;
+pub mod env;
 pub mod error;
 pub mod extract;
 pub mod fault;
@@ -19,6 +20,7 @@ pub mod repo;
 pub mod review;
 pub mod secrets;
 pub mod settings;
+pub mod shell;
 pub mod stack;
 pub mod team;
 

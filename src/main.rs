@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use memdir::cli::{Cli, Output, hook_mode, run};
+use memdir::env::Environment;
 use memdir::error::{EXIT_FAILURE, EXIT_OK};
-use memdir::paths::Environment;
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();

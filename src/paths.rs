@@ -4,105 +4,15 @@
 //!
 //! Checked against Claude Code 2.1.332 (`cc-oracle/sanitize_vectors.jsonl` and recorded stacks).
 
-use std::collections::HashMap;
-use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
+use crate::env::{EnvError, Environment};
 use crate::settings::{Settings, SettingsLayer};
-
-/// The variables memdir reads, captured once so that resolution is a pure function of them.
-#[derive(Debug, Clone, Default)]
-pub struct Environment {
-    vars: HashMap<String, OsString>,
-    /// The process's working directory, the default `--project`.
-    pub cwd: PathBuf,
-}
-
-/// Every variable that changes where memory lives or whether it is on.
-const VARIABLES: &[&str] = &[
-    "HOME",
-    "CLAUDE_CONFIG_DIR",
-    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
-    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
-    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
-    "CLAUDE_CODE_SIMPLE",
-    "CLAUDE_CODE_REMOTE",
-    "MEMDIR_MANAGED_DIR",
-    "CLAUDE_COWORK_MEMORY_INDEX_CONTENT",
-    "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
-];
-
-impl Environment {
-    /// The environment of this process.
-    pub fn from_process() -> std::io::Result<Self> {
-        let vars = VARIABLES
-            .iter()
-            .filter_map(|name| std::env::var_os(name).map(|v| (name.to_string(), v)))
-            .collect();
-        Ok(Environment {
-            vars,
-            cwd: std::env::current_dir()?,
-        })
-    }
-
-    /// An environment made of the given variables (for tests and embedding).
-    pub fn from_vars<'a>(vars: impl IntoIterator<Item = (&'a str, &'a str)>, cwd: PathBuf) -> Self {
-        Environment {
-            vars: vars
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), OsString::from(v)))
-                .collect(),
-            cwd,
-        }
-    }
-
-    /// A variable's value; unset and empty are the same, as in Claude Code.
-    pub fn var(&self, name: &str) -> Option<&OsString> {
-        self.vars.get(name).filter(|v| !v.is_empty())
-    }
-
-    /// A variable's value, where set-but-empty differs from unset.
-    pub fn var_raw(&self, name: &str) -> Option<&OsString> {
-        self.vars.get(name)
-    }
-
-    /// A variable's value as text (lossy for non-UTF-8 values).
-    pub fn var_str(&self, name: &str) -> Option<String> {
-        self.var(name).map(|v| v.to_string_lossy().into_owned())
-    }
-
-    pub fn home(&self) -> Result<PathBuf, PathError> {
-        self.var("HOME").map(PathBuf::from).ok_or(PathError::NoHome)
-    }
-
-    /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-    pub fn config_dir(&self) -> Result<PathBuf, PathError> {
-        match self.var("CLAUDE_CONFIG_DIR") {
-            Some(dir) => Ok(absolute_from(&self.cwd, Path::new(dir))),
-            None => Ok(self.home()?.join(".claude")),
-        }
-    }
-
-    /// The folder of managed (policy) settings and instructions for this platform.
-    /// `MEMDIR_MANAGED_DIR` replaces it, so that tests need not write to `/etc`.
-    pub fn managed_dir(&self) -> PathBuf {
-        if let Some(dir) = self.var("MEMDIR_MANAGED_DIR") {
-            return PathBuf::from(dir);
-        }
-        if cfg!(target_os = "macos") {
-            PathBuf::from("/Library/Application Support/ClaudeCode")
-        } else if cfg!(windows) {
-            PathBuf::from(r"C:\Program Files\ClaudeCode")
-        } else {
-            PathBuf::from("/etc/claude-code")
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
-    #[error("HOME is not set, so the config dir (~/.claude) cannot be found")]
-    NoHome,
+    #[error(transparent)]
+    Env(#[from] EnvError),
     #[error("{origin} names {value:?}, which {problem}")]
     InvalidMemoryDir {
         origin: String,

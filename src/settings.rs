@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::env::{EnvError, Environment};
 use crate::input::MAX_SETTINGS_BYTES;
-use crate::paths::{Environment, PathError};
 
 /// A settings file's place in Claude Code's precedence, highest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Settings {
     /// come from a cloned repository, so one that cannot be read (not a regular file, over
     /// [`MAX_SETTINGS_BYTES`], not UTF-8, not a JSON object) is skipped and named in
     /// [`Settings::skipped`], as Claude Code skips it; a key of the wrong type is skipped alike.
-    pub fn load(env: &Environment, project: &Path) -> Result<Self, PathError> {
+    pub fn load(env: &Environment, project: &Path) -> Result<Self, EnvError> {
         let files = [
             (
                 SettingsLayer::Policy,

@@ -17,7 +17,8 @@ use std::path::PathBuf;
 
 use crate::Error;
 use crate::cli::{Ctx, HookPayload, Output};
-use crate::paths::{Environment, resolve_memory_dir};
+use crate::env::Environment;
+use crate::paths::resolve_memory_dir;
 use crate::settings::Settings;
 
 /// The subcommands with a hook mode.

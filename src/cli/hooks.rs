@@ -14,9 +14,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::Error;
-use crate::cli::promote::shell_quote;
 use crate::cli::{Ctx, Output};
 use crate::paths::{absolute_from, normalize};
+use crate::shell::quote as shell_quote;
 
 /// The entries memdir needs in Claude Code's settings, as users would paste them.
 const CLAUDE_ENTRIES: &str = include_str!("../../hooks/claude-settings.json");

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 
 use crate::Error;
+use crate::env::Environment;
 use crate::memory::store::{Adoption, Store};
-use crate::paths::{Environment, MemoryLocation, absolute_from, resolve_memory_dir};
+use crate::paths::{MemoryLocation, absolute_from, resolve_memory_dir};
 use crate::settings::{AutoMemory, Settings, auto_memory};
 
 pub mod context;

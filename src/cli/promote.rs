@@ -88,19 +88,19 @@ fn next_command(promoted: &Promoted) -> Option<String> {
     match (&p.repo, &p.branch, &p.patch, &p.base_dir) {
         (Some(repo), Some(branch), _, _) => Some(format!(
             "git -C {} merge {}",
-            shell_quote(&repo.display().to_string()),
-            shell_quote(branch)
+            crate::shell::quote(&repo.display().to_string()),
+            crate::shell::quote(branch)
         )),
         // Inside a bare repository `git apply` refuses to run; `patch` does the same there.
         (None, _, Some(patch), Some(dir)) if crate::repo::in_bare_repository(dir) => Some(format!(
             "patch -p1 -d {} < {}",
-            shell_quote(&dir.display().to_string()),
-            shell_quote(&patch.display().to_string())
+            crate::shell::quote(&dir.display().to_string()),
+            crate::shell::quote(&patch.display().to_string())
         )),
         (None, _, Some(patch), Some(dir)) => Some(format!(
             "git -C {} apply {}",
-            shell_quote(&dir.display().to_string()),
-            shell_quote(&patch.display().to_string())
+            crate::shell::quote(&dir.display().to_string()),
+            crate::shell::quote(&patch.display().to_string())
         )),
         _ => None,
     }
@@ -165,17 +165,4 @@ fn report(
         }
     }
     output.info("once it is in, `memdir proposals --reconcile` retires the memory")
-}
-
-/// `word` as one shell word: as it is when that is safe, else in single quotes.
-pub fn shell_quote(word: &str) -> String {
-    let safe = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
-    if safe {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
 }

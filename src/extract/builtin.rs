@@ -21,7 +21,11 @@ use chrono::NaiveDate;
 use regex::Regex;
 
 use crate::extract::transcript::Turn;
-use crate::extract::{Action, Draft, Existing, dates};
+use crate::extract::{Action, Draft, Existing};
+use crate::memory::dates;
+use crate::memory::statement::{
+    DECISION, DERIVABLE, FEEDBACK, FEEDBACK_ANYWHERE, REASON, cjk_pairs, similarity, words,
+};
 use crate::memory::taxonomy::MemoryType;
 
 fn re(pattern: &str) -> Regex {
@@ -61,10 +65,6 @@ pattern!(
 pattern!(
     POLITE,
     r"(?i)^(?:would|it'd|it would) be (?:great|nice|better|good|awesome|helpful|ideal) if\b"
-);
-pattern!(
-    REASON,
-    r"(?i)\b(?:because|since|so that|in order to|due to)\b|因为|由于"
 );
 pattern!(
     SUBJECT,
@@ -163,14 +163,6 @@ pattern!(
     r"(?i)\bin [a-zA-Z0-9_./-]+\.[a-zA-Z0-9_]+ only\b|\bonly (?:in|for) this (?:file|view|component|module|class|function|script|notebook)\b|\bthrowaway\b|^(?:don't|do not|never mind)\s+[a-zA-Z0-9_]+\s+(?:it|this|that|them|those|these)\b(?:\s+(?:in there|here|there|yet|now))?$|^(?:don't|do not)\s+[a-zA-Z0-9_]+\s+(?:it|this|that)\s+in there\b|\b(?:for now|right now|this time|just this once|for this (?:task|pr|file|change|commit|session|one|run)|in this (?:pr|file|function|branch|commit)|temporarily|at the moment|for the moment|don't worry|never mind|nevermind|don't know|don't think|not sure|yet\b|until (?:this|the) (?:task|test|build) (?:passes|is done))|暂时|这次|先不|目前先"
 );
 pattern!(
-    FEEDBACK,
-    r"(?i)^(?:(?:and|also|so|but|oh|ok(?:ay)?|please|just|no|nope|hey|dude|man|ugh|yeah|hmm|hm|well|one thing(?: though)?)[,!.]*\s+)*(?:always|never|(?:we|you) (?:don't|never|always|do not) (?:use|put|add|write|run|commit|push|touch|do|call|mock|merge|deploy|ship|include|allow)\b|no (?:new |more |extra )?[a-zA-Z0-9_-]+ (?:without|unless|of|in (?:the |our )?(?:code|repo|tests?|commits?|prs?))\b|don't|do not|stop [a-zA-Z0-9_]+ing\b|avoid|quit|prefer|make sure (?:to|you)|be sure to|remember to|don't forget to|from now on|going forward|moving forward|in (?:the )?future|whenever|every time|each time|no more|use\s+\S+(?:\s+\S+)?\s+(?:instead|rather than|not|over)\b|you (?:should|must|need to) (?:always|never)|you should|i (?:prefer|like) |i (?:want|need) you to (?:always|never|stop)|i'd (?:prefer|rather|like you)|(?:it )?would be (?:great|nice|better|good|awesome|helpful) if you|it'd be (?:great|nice|better|good) if you|i'd appreciate (?:it )?if you|can you (?:stop|always|never|please stop)|your (?:answers|replies|responses|explanations|messages|comments|commit messages|summaries|prs?) are (?:[a-zA-Z0-9_]+ )?(?:too|so|really|way|a bit)|just (?:give|show|tell) me|keep (?:your )?(?:answers|replies|it) (?:short|brief)|stick to (?:that|this|it|the)\b|(?:all|every|any) [a-z0-9 /-]{2,40} (?:in|across|for) (?:this|our|the) (?:app|repo|codebase|project|docs|team|site|api|service)\b|i don't (?:like|want) (?:you|it when)|i hate it when|let's (?:always|never)|we (?:always|never) )|^(?:以后|今后|从现在开始|从现在起|往后|总是|始终|一律|永远不要|永远别|不要再|别再|不许|务必|每次|一定要|请用|请使用|请不要|不要用|别用|我喜欢|我更喜欢|我希望你|我不喜欢|提交前|回答时)"
-);
-pattern!(
-    FEEDBACK_ANYWHERE,
-    r"(?i)\b(?:from now on|going forward|in (?:the )?future|do (?:that|this|it) always|always do (?:that|this|it)|keep doing (?:that|this|it)|love (?:that|it when|how) you|stick to (?:that|this|it) (?:pattern|rule|format|style|for every|everywhere)|not just (?:on|in|for) this|for every (?:branch|commit|pr|test|file|page|endpoint)|(?:reply|answer|respond|talk|write) to me in|(?:reply|answer|respond) in (?:english|chinese|german|french|spanish|japanese))\b|(?:^|[，,；;：:]\s*)(?:以后|今后)|从现在开始|从现在起|一律|别用|不要用|禁止|永远不要|回复(?:我)?(?:的时候|时)?.{0,4}用"
-);
-pattern!(
     USER,
     r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?(?:i'm|i am|im)\s+(?:a|an|the|our|the team's|one of the|new to|fairly new to|pretty new to|very new to|not (?:very )?familiar with|(?:very |quite |pretty )?(?:familiar|experienced|comfortable|fluent) (?:with|in)|coming from|primarily|mostly|mainly|responsible for|in charge of|on the \S+ team|a \S+ (?:engineer|developer|dev|designer|scientist|manager|lead|student|researcher))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:i've|i have) (?:been (?:writing|working|using|doing|programming|coding)|spent|worked|written|used|never (?:used|written|worked|touched))|^(?:(?:btw|fyi|also)[,]?\s+)?(?:my (?:role|background|job|title|team|expertise|day job|main language) (?:is|was)|i work (?:as|on|at|in|mostly|mainly|primarily)|i (?:lead|manage|run|own|maintain) (?:the|our|a)|i (?:mostly|mainly|primarily|usually) (?:write|work|code|use|do)|i don't (?:really )?know (?:much )?(?:about )?(?:rust|go|python|java|typescript|javascript|react|css|sql|kubernetes|k8s|the frontend|the backend|frontend|backend)|i know (?:\S+ )?(?:well|very well|inside out))|^(?:我是|我在\S*(?:工作|上班|团队)|我做了|我写了|我用了|我刚(?:开始)?(?:接触|学|入门|转|从|来|加入)|我(?:之前|以前)(?:是|做|在|一直)|我(?:不太|不怎么|不)(?:懂|熟悉|会)|我(?:很|比较|非常)?熟悉|我(?:还)?不熟|我负责|我的(?:背景|角色|职位|工作)|我主要)"
 );
@@ -197,28 +189,12 @@ pattern!(
     r"(?i)\b(?:we(?:'ve| have)? (?:decided|chose|agreed|went with|are going with|'re going with|picked|settled on|standardi[sz]ed on|committed to|moved|switched|migrated|are moving|'re moving|are migrating|'re migrating|are switching|'re switching|will (?:drop|stop|deprecate|sunset|remove)|can't|cannot|have to|must|need to support|support|only support|don't support|are not allowed|aren't allowed)|the (?:decision|reason|plan|goal|deadline|cutoff|freeze|launch|release|demo|audit|migration) (?:is|was|for)|(?:code|merge|feature|release) freeze|deadline|due (?:on|by)|launch(?:es|ing)? (?:on|is)|release (?:is|on|goes)|ships? (?:on|by)|cut(?:ting)? the release|(?:legal|compliance|security|the client|the customer|customers|management|product|finance|the auditors?) (?:requires?|needs?|wants?|asked|insists?|mandates?|says)|owns? the|is responsible for|is the (?:owner|point of contact|contact|maintainer|tech lead)|ask \S+ (?:about|before|for)|(?:handles|maintains|approves) (?:the|all|our)|freez(?:e|es|ing)|release cut|goes out|go(?:es)? live|rolls? out|sunset(?:ting|s)?|deprecat(?:e|es|ed|ing)|end[- ]of[- ]life|owned by|sign-?off|needs? (?:their|an?|the) (?:approval|review)|until then|no [a-zA-Z0-9_]+ changes|belongs? to|we(?:'re| are) on|(?:production|prod|staging) (?:runs?|is on|uses)|we only vendor|vendored|only runs|won't (?:stand up|support|allow|approve|accept)|(?:have|has) been (?:really |very )?clear|release branch|(?:gets|get|is|will be) cut|(?:will be|are|is) (?:pinned|frozen)|frozen|force updates?|auditors?|read-only (?:access|mode)|requires?|mandates?|contractual(?:ly)?|data residency|gdpr|hipaa|pci|soc ?2|certif[a-zA-Z0-9_]+|we stay on|we(?:'re| are) staying on|until we ship|no (?:deploys?|merges?|releases?|changes|pushes) (?:to|until|before|on|for)\b|(?:has|have|needs?) to be (?:merged|done|shipped|ready|in|landed) (?:before|by)|before then|land(?:s|ing)? (?:on|next|this)|deadline|gets? (?:wiped|reset|rebuilt|redeployed|restored)|every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|night|morning|weekend)s?|(?:starts?|begins?|ends?|closes?|opens?) (?:tomorrow|today|on|next|this)|only (?:bug ?fixes|hotfixes|critical fixes|security fixes)|nothing (?:may|can|should|must) (?:deploy|merge|ship|go)|(?:has|have|needs?) to be [a-z]+ (?:before|by)|slipped|postponed|pushed (?:back )?to|delayed to)\b|验收|只合|只修|封版|挂着|必须|之前(?:必须|要|得)|只读|下线|切到|灰度|迁移|我们(?:决定|选|定了|选择|同意|统一|约定|改用|换成|只支持|不支持|必须|需要)|因为|由于|冻结|截止|上线|发布|交付|负责|客户要求|合规|法务|审计|上级要求|演示"
 );
 pattern!(
-    DECISION,
-    r"(?i)\bwe(?:'ve| have)? (?:decided|chose|agreed|went with|went \S+-based|went back to|picked|settled on|standardi[sz]ed on|moved|switched|migrated)\b|我们(?:决定|选|定了|选择|统一|约定|改用|换成)"
-);
-pattern!(
-    CODE_STRUCTURE,
-    r"(?i)\b(?:is defined in|lives in|live in|is implemented in|are implemented in|calls|imports|the architecture|is structured|consists of|is made of|the entry point is|is the entry point|wraps|delegates to|is generated from|is built from)\b|位于|定义在|调用了"
-);
-pattern!(
-    NORMATIVE,
-    r"(?i)\b(?:must|should|never|always|don't|do not|only|use|keep|put|prefer|go through|goes through|has to|have to|need to)\b|必须|不要|别|只能|一律"
-);
-pattern!(
     DATE_PHRASE,
     r"(?i)\b(?:today|tonight|tomorrow|the day after tomorrow|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|end of (?:the )?(?:week|month|quarter|sprint)|eod|eow)\b|今天|明天|后天|下周|下个?月|月底|本周|这周"
 );
 pattern!(
     DATE_ABSOLUTE,
     r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b"
-);
-pattern!(
-    DERIVABLE,
-    r"(?i)(?:^|\s|`)(?:[a-zA-Z0-9_.\-]+/)+[a-zA-Z0-9_.\-]+\.[a-z]{1,5}\b|\b[a-zA-Z0-9_\-]+\.(?:rs|ts|tsx|js|jsx|py|go|rb|java|kt|ex|exs|c|h|cpp|toml|yaml|yml|json|lock)\b|\b(?:is defined in|lives in src|is implemented in|calls|imports|the architecture|the module|the function|the class|the struct|the test(?:s)? (?:is|are|fail)|the bug is|the error (?:is|was)|stack trace|the build (?:is|fails|failed)|git log|last commit|the diff)\b"
 );
 pattern!(
     AFFIRMATIVE,
@@ -352,105 +328,6 @@ fn slot_of(text: &str) -> Option<&'static str> {
             })
             .then_some(*slot)
     })
-}
-
-const STOPWORDS: &[&str] = &[
-    "a", "an", "the", "and", "or", "but", "to", "of", "in", "on", "for", "with", "at", "by",
-    "from", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these",
-    "those", "we", "our", "us", "you", "your", "i", "me", "my", "im", "ive", "id", "please",
-    "always", "never", "dont", "do", "not", "no", "use", "using", "remember", "from", "now", "on",
-    "so", "also", "just", "should", "must", "will", "can", "all", "any", "every", "when", "before",
-    "after", "then", "than", "there", "here", "they", "them", "he", "she", "has", "have", "had",
-    "as", "if", "into", "about", "actually", "instead", "okay", "ok", "yes", "anymore", "which",
-    "what", "future", "forward", "going", "make", "sure", "thing", "things", "like", "prefer",
-    "want", "need", "new", "forget", "note", "keep", "mind", "that's", "it's", "let's", "lets",
-    "via", "over", "rather", "each", "time", "switched", "moved", "changed", "migrated", "decided",
-    "because", "since", "due", "d", "s", "t", "ll", "re", "ve",
-];
-
-/// The significant words of a text, for naming and for finding related memories.
-fn words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '\''))
-        .map(|w| w.trim_matches(|c| c == '-' || c == '\'').replace('\'', ""))
-        .filter(|w| w.len() > 1 && !STOPWORDS.contains(&w.as_str()))
-        .collect()
-}
-
-/// Chinese text as character pairs, so that related Chinese statements can be compared.
-fn cjk_pairs(text: &str) -> BTreeSet<String> {
-    let chars: Vec<char> = text
-        .chars()
-        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
-        .collect();
-    chars.windows(2).map(|w| w.iter().collect()).collect()
-}
-
-/// How much two statements are about the same thing, 0 to 1.
-pub(crate) fn similarity(a: &str, b: &str) -> f64 {
-    Fingerprint::of(a).similarity(&Fingerprint::of(b))
-}
-
-/// What [`similarity`] compares, computed once per text when a text is compared many times.
-pub(crate) struct Fingerprint {
-    words: BTreeSet<String>,
-    pairs: BTreeSet<String>,
-}
-
-impl Fingerprint {
-    pub(crate) fn of(text: &str) -> Fingerprint {
-        Fingerprint {
-            words: words(text).into_iter().collect(),
-            pairs: cjk_pairs(text),
-        }
-    }
-
-    /// How much the two texts are about the same thing, 0 to 1.
-    pub(crate) fn similarity(&self, other: &Fingerprint) -> f64 {
-        let (wa, wb) = (&self.words, &other.words);
-        let total = (wa.len() + self.pairs.len()).min(wb.len() + other.pairs.len()) as f64;
-        if total == 0.0 {
-            return 0.0;
-        }
-        let mut shared = 0.0;
-        for w in wa.intersection(wb) {
-            // A shared name ("#ops-pager", "credit-limit", "acme-stg") says more than a word.
-            shared += if is_identifier(w) { 3.0 } else { 1.0 };
-        }
-        // "npm" and "pnpm", "test" and "tests": near words count half.
-        for x in wa.difference(wb).filter(|x| x.len() >= 3) {
-            if wb
-                .iter()
-                .any(|y| y.len() >= 3 && (y.contains(x.as_str()) || x.contains(y.as_str())))
-            {
-                shared += 0.5;
-            }
-        }
-        shared += self.pairs.intersection(&other.pairs).count() as f64;
-        (shared / total).min(1.0)
-    }
-}
-
-/// A word that names something: it holds a '-', '_' or a digit.
-fn is_identifier(word: &str) -> bool {
-    word.len() >= 4
-        && word
-            .chars()
-            .any(|c| c == '-' || c == '_' || c.is_ascii_digit())
-}
-
-/// Whether a statement describes the code itself (paths, modules, what calls what): derivable
-/// from the code or its history, so not worth remembering.
-pub(crate) fn is_derivable(text: &str) -> bool {
-    // One path named in a rule is where the rule applies; the code's own structure, or a list
-    // of its files, is what the code already says.
-    let structure = CODE_STRUCTURE.is_match(text) || DERIVABLE.find_iter(text).count() >= 2;
-    structure
-        && !NORMATIVE.is_match(text)
-        && !FEEDBACK.is_match(text)
-        && !FEEDBACK_ANYWHERE.is_match(text)
-        && !DECISION.is_match(text)
-        && !REASON.is_match(text)
 }
 
 /// A memory known to this run: in the dir before it, or drafted by it.

@@ -147,7 +147,7 @@ impl Request {
     /// Remove the stashed request at `path` if it is still this one (a newer one stays).
     pub fn done(&self, path: &Path) -> Result<(), Error> {
         if load::<Request>(path).as_ref() == Some(self) {
-            remove_if_exists(path)?;
+            crate::atomic::remove_if_exists(path)?;
         }
         Ok(())
     }
@@ -201,18 +201,7 @@ impl Attempts {
 
     /// The run finished (well or not): nothing to count any more.
     pub fn end(git_dir: &Path, session: &str) -> Result<(), Error> {
-        remove_if_exists(&attempts_path(git_dir, session))
-    }
-}
-
-/// Remove a file; one already gone is fine.
-pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
-            context: format!("removing {}", path.display()),
-            source: e,
-        }),
-        _ => Ok(()),
+        crate::atomic::remove_if_exists(&attempts_path(git_dir, session))
     }
 }
 

@@ -2,10 +2,12 @@
 //! load-time truncation, and the store that turns every two-step save into one commit (§4).
 
 pub mod catalog;
+pub mod dates;
 pub mod doctor;
 pub mod history;
 pub mod index;
 pub mod load;
+pub mod statement;
 pub mod store;
 pub mod taxonomy;
 pub mod topic;

@@ -16,10 +16,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::Error;
-use crate::extract::builtin::{Fingerprint, is_derivable};
-use crate::extract::dates::relative_phrase;
 use crate::memory::catalog::{FileProblem, list_memories, read_index_lossy};
+use crate::memory::dates::relative_phrase;
 use crate::memory::index::{Index, MAX_LINE_UNITS};
+use crate::memory::statement::{Fingerprint, is_derivable};
 use crate::memory::store::INDEX_FILE;
 use crate::memory::taxonomy::MemoryType;
 use crate::review::verify::{Status, Subject, verify};

@@ -6,4 +6,5 @@
 pub mod audit;
 pub mod promote;
 pub mod proposals;
+pub mod rule;
 pub mod verify;

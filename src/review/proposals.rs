@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::store::{Store, StoreError};
 use crate::repo::{MemoryRepo, RepoError, TargetRepo};
-use crate::review::promote::Rule;
+use crate::review::rule::Rule;
 
 /// How far down a target branch's first parents the commit that brought a promotion in is looked
 /// for; past it, the branch's tip is named instead.

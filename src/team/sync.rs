@@ -15,8 +15,8 @@ use std::time::Duration;
 use gix::ObjectId;
 
 use crate::Error;
+use crate::atomic::remove_if_exists;
 use crate::atomic::write as write_atomic;
-use crate::extract::state::remove_if_exists;
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
 use crate::team::guard::{self, BadTree};
@@ -55,7 +55,7 @@ pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
         source,
     })?;
     if !current.contains("[merge \"memdir-index\"]") {
-        let quoted = crate::cli::promote::shell_quote(&memdir.to_string_lossy());
+        let quoted = crate::shell::quote(&memdir.to_string_lossy());
         let section = format!(
             "[merge \"memdir-index\"]\n\tname = memdir: MEMORY.md as a union of entries\n\tdriver = {quoted} merge-index %O %A %B\n"
         );

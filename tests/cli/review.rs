@@ -145,7 +145,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
             let text =
                 std::fs::read_to_string(dir.join(format!("{memory}.md"))).unwrap_or_default();
             if memdir::secrets::find(&text).is_some()
-                || memdir::extract::dates::relative_phrase(&text).is_some()
+                || memdir::memory::dates::relative_phrase(&text).is_some()
             {
                 unsafe_promotions.push(format!("{name}: {memory} proposed for {group}"));
             }
