@@ -20,6 +20,8 @@ use crate::memory::index::{Index, IndexLine, IndexLineError};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, measure_index};
 use crate::memory::taxonomy::{InvalidName, MemoryType, validate_name, validate_stored_name};
 use crate::memory::topic::{TopicError, TopicFile};
+use crate::repo::message::subject_of;
+pub use crate::repo::message::{Op, commit_message, commit_message_with};
 use crate::repo::{CleanFiles, MemoryRepo, RepoError, TreeMap, WorktreeIndex};
 
 /// The index file's name.
@@ -75,70 +77,6 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// What a commit did, for the message and for `log`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    Save,
-    Update,
-    Delete,
-    Adopt,
-    Rollback,
-    Restore,
-    /// A memory retired because its rule was promoted and merged (DESIGN §7).
-    Promote,
-}
-
-impl Op {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Op::Save => "save",
-            Op::Update => "update",
-            Op::Delete => "delete",
-            Op::Adopt => "adopt",
-            Op::Rollback => "rollback",
-            Op::Restore => "restore",
-            Op::Promote => "promote",
-        }
-    }
-}
-
-/// The commit message of §4: `<op>(<type>): <name>`, the description, then trailers.
-pub fn commit_message(
-    op: Op,
-    memory_type: &str,
-    name: &str,
-    description: &str,
-    session: Option<&str>,
-) -> String {
-    commit_message_with(op, memory_type, name, description, session, &[])
-}
-
-/// [`commit_message`] with more `Memdir-<key>: <value>` trailers after `Memdir-Op` and
-/// `Memdir-Session`.
-pub fn commit_message_with(
-    op: Op,
-    memory_type: &str,
-    name: &str,
-    description: &str,
-    session: Option<&str>,
-    trailers: &[(&str, &str)],
-) -> String {
-    let mut message = format!("{}({memory_type}): {name}\n\n", op.as_str());
-    let description = description.trim();
-    if !description.is_empty() {
-        message.push_str(description);
-        message.push_str("\n\n");
-    }
-    message.push_str(&format!("Memdir-Op: {}\n", op.as_str()));
-    if let Some(session) = session {
-        message.push_str(&format!("Memdir-Session: {session}\n"));
-    }
-    for (key, value) in trailers {
-        message.push_str(&format!("Memdir-{key}: {value}\n"));
-    }
-    message
 }
 
 /// The type as written in a commit subject; `untyped` for a file without one.
@@ -631,7 +569,7 @@ impl Store {
             self.stage_index(&mut tree, has_index.then_some(index_text.as_str()))?;
             let message = commit_message(Op::Adopt, memory_type, &op_name, &description, session);
             let id = self.commit(&tree, parent, &message, work)?;
-            adoption.commits.push((id, first_line(&message)));
+            adoption.commits.push((id, subject_of(&message)));
             parent = Some(id);
         }
 
@@ -641,7 +579,7 @@ impl Store {
         if tree != before {
             let message = commit_message(Op::Adopt, "index", INDEX_FILE, "", session);
             let id = self.commit(&tree, parent, &message, work)?;
-            adoption.commits.push((id, first_line(&message)));
+            adoption.commits.push((id, subject_of(&message)));
             parent = Some(id);
         }
         let index = Index::parse(&work_index_text);
@@ -936,7 +874,7 @@ impl Store {
         let commit = self.commit(&tree, state.parent, &message, &state.work)?;
         state.tree = tree;
         state.parent = Some(commit);
-        Ok(Some((commit, first_line(&message))))
+        Ok(Some((commit, subject_of(&message))))
     }
 
     /// Remove a memory: its index line, then its topic file, in one commit.
@@ -1046,10 +984,6 @@ fn index_for_tree(work_index: &str, head_index: &str, tree: &TreeMap) -> String 
 /// A file name that could be a topic file: top level, `.md`, not the index.
 fn is_topic_name(file: &str) -> bool {
     file.ends_with(".md") && !file.contains('/') && !file.contains('\\') && file != INDEX_FILE
-}
-
-fn first_line(message: &str) -> String {
-    message.lines().next().unwrap_or_default().to_string()
 }
 
 /// The size cap of a memory-dir file memdir reads: the index's, or a topic file's.
@@ -1209,18 +1143,6 @@ pub fn index_size_warnings(index_text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn messages_follow_design() {
-        assert_eq!(
-            commit_message(Op::Save, "feedback", "lint", "Run lint", Some("s1")),
-            "save(feedback): lint\n\nRun lint\n\nMemdir-Op: save\nMemdir-Session: s1\n"
-        );
-        assert_eq!(
-            commit_message(Op::Adopt, "index", "MEMORY.md", "", None),
-            "adopt(index): MEMORY.md\n\nMemdir-Op: adopt\n"
-        );
-    }
 
     #[test]
     fn titles_from_names() {

@@ -285,10 +285,7 @@ fn integrate(
     let base = repo.merge_base(ours, theirs)?;
     let merged = merge_trees(repo, base, ours, theirs)?;
     write_files(repo, dir, &old, &merged.tree)?;
-    let message = format!(
-        "merge(team): sync with {}\n\nMemdir-Op: merge\n",
-        remote::REMOTE
-    );
+    let message = crate::repo::message::merge_message(remote::REMOTE);
     let commit = repo.commit_merge(&merged.tree, ours, theirs, &message)?;
     conflicts.extend(merged.conflicts.into_iter().map(|c| KeptBoth {
         file: c.file,

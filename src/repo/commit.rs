@@ -1,0 +1,165 @@
+//! The one commit writer (DESIGN §4, §7): a tree written from a flat map, a commit object with
+//! git's identity (or memdir's), the loose-object files that must be fsynced before any ref may
+//! name them, and a ref moved by compare-and-swap with a reflog line. The memory dir's
+//! repository and a promotion's target both commit through it.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use gix::ObjectId;
+use gix::bstr::BString;
+use gix::objs::tree::Entry as TreeEntry;
+use gix::refs::Target;
+use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+
+use crate::repo::TreeMap;
+
+/// The author and committer used when git has no identity configured.
+pub const FALLBACK_NAME: &str = "memdir";
+pub const FALLBACK_EMAIL: &str = "memdir@localhost";
+
+/// Write `tree` (one level: memdir's trees are flat; entries it did not make are carried over
+/// as they are) and return its id.
+pub(crate) fn write_tree(repo: &gix::Repository, tree: &TreeMap) -> Result<ObjectId, gix::Error> {
+    let mut entries: Vec<TreeEntry> = tree
+        .iter()
+        .map(|(name, (kind, id))| TreeEntry {
+            mode: (*kind).into(),
+            filename: name.clone(),
+            oid: *id,
+        })
+        .collect();
+    entries.sort();
+    Ok(repo.write_object(gix::objs::Tree { entries })?.detach())
+}
+
+/// Write the commit object of `tree` on `parents` with `message`; its id and its committer
+/// (for the reflog line of the ref that will name it).
+pub(crate) fn write_commit_object(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    parents: &[ObjectId],
+    message: &str,
+) -> Result<(ObjectId, gix::actor::Signature), gix::Error> {
+    let (author, committer) = signatures_of(repo)?;
+    let commit = gix::objs::Commit {
+        tree,
+        parents: parents.iter().copied().collect(),
+        author,
+        committer: committer.clone(),
+        encoding: None,
+        message: message.into(),
+        extra_headers: Vec::new(),
+    };
+    Ok((repo.write_object(&commit)?.detach(), committer))
+}
+
+/// The loose-object files of `ids`, then their folders: what must be fsynced before a ref may
+/// name them (gix itself never fsyncs; the folders hold the names gix renamed in).
+pub(crate) fn object_files(repo: &gix::Repository, ids: &[ObjectId]) -> Vec<PathBuf> {
+    let objects = repo.objects.store_ref().path().to_path_buf();
+    let mut files = Vec::new();
+    let mut dirs = BTreeSet::new();
+    for id in ids {
+        let hex = id.to_hex().to_string();
+        let dir = objects.join(&hex[..2]);
+        files.push(dir.join(&hex[2..]));
+        dirs.insert(dir);
+    }
+    files.extend(dirs);
+    files
+}
+
+/// Move the ref `name` (through a symbolic ref when `deref`: HEAD to its branch) from
+/// `expected` (compare-and-swap; `None`: it must not exist yet) to `new`, with `log` in the
+/// reflog.
+pub(crate) fn move_ref(
+    repo: &gix::Repository,
+    name: &str,
+    deref: bool,
+    expected: Option<ObjectId>,
+    new: ObjectId,
+    log: &str,
+    committer: &gix::actor::Signature,
+) -> Result<(), gix::Error> {
+    let expected = match expected {
+        Some(old) => PreviousValue::MustExistAndMatch(Target::Object(old)),
+        None => PreviousValue::MustNotExist,
+    };
+    let edit = RefEdit {
+        change: Change::Update {
+            log: LogChange {
+                mode: RefLog::AndReference,
+                force_create_reflog: false,
+                message: log.into(),
+            },
+            expected,
+            new: Target::Object(new),
+        },
+        name: name.try_into().map_err(gix::Error::from_error)?,
+        deref,
+    };
+    repo.edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))?;
+    Ok(())
+}
+
+/// Author and committer for a commit in `repo`: git's identity where configured (the `GIT_*`
+/// variables, then `author.*`/`committer.*`, then `user.*`), else `memdir <memdir@localhost>`;
+/// dates from `GIT_AUTHOR_DATE`/`GIT_COMMITTER_DATE`, else now in the local offset.
+///
+/// Resolved here rather than through gix's personas, which look up the local time zone in the
+/// whole zoneinfo database on every process start (a tenth of a save's time).
+pub(crate) fn signatures_of(
+    repo: &gix::Repository,
+) -> Result<(gix::actor::Signature, gix::actor::Signature), gix::Error> {
+    let config = repo.config_snapshot();
+    let lookup = |env: &str, keys: [&str; 2], fallback: &str| -> BString {
+        std::env::var(env)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .map(BString::from)
+            .or_else(|| keys.iter().find_map(|key| config.string(*key)))
+            .unwrap_or_else(|| fallback.into())
+    };
+    let now = {
+        let local = chrono::Local::now();
+        gix::date::Time::new(local.timestamp(), local.offset().local_minus_utc())
+    };
+    let time = |env: &str| -> Result<gix::date::Time, gix::Error> {
+        match std::env::var(env).ok().filter(|v| !v.is_empty()) {
+            Some(value) => gix::date::parse(&value, None).map_err(|e| {
+                gix::Error::from_error(std::io::Error::other(format!(
+                    "{env}={value:?} is not a date git understands: {e}"
+                )))
+            }),
+            None => Ok(now),
+        }
+    };
+    let committer = gix::actor::Signature {
+        name: lookup(
+            "GIT_COMMITTER_NAME",
+            ["committer.name", "user.name"],
+            FALLBACK_NAME,
+        ),
+        email: lookup(
+            "GIT_COMMITTER_EMAIL",
+            ["committer.email", "user.email"],
+            FALLBACK_EMAIL,
+        ),
+        time: time("GIT_COMMITTER_DATE")?,
+    };
+    let author = gix::actor::Signature {
+        name: lookup(
+            "GIT_AUTHOR_NAME",
+            ["author.name", "user.name"],
+            FALLBACK_NAME,
+        ),
+        email: lookup(
+            "GIT_AUTHOR_EMAIL",
+            ["author.email", "user.email"],
+            FALLBACK_EMAIL,
+        ),
+        time: time("GIT_AUTHOR_DATE")?,
+    };
+    Ok((author, committer))
+}

@@ -1,0 +1,528 @@
+//! The memory dir's own repository (DESIGN §4): its objects, the commits of every mutation
+//! (through [`crate::repo::commit`]), `.git/index` kept in step, refs, history and the scans
+//! `doctor` makes of the object database.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::bstr::{BStr, ByteSlice};
+use gix::objs::tree::EntryKind;
+
+use crate::repo::commit::{move_ref, object_files, signatures_of, write_commit_object, write_tree};
+use crate::repo::message::parse_message;
+use crate::repo::{
+    CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
+    is_ancestor, sync_files,
+};
+
+/// The memory dir's own repository.
+pub struct MemoryRepo {
+    repo: gix::Repository,
+    workdir: PathBuf,
+    /// Objects written but not yet fsynced; the next commit hardens them.
+    unhardened: Vec<ObjectId>,
+}
+
+impl MemoryRepo {
+    /// Open the repository at `dir` (exactly there; never a parent's), creating it if absent.
+    /// Returns whether it was created.
+    pub fn open_or_init(dir: &Path) -> Result<(Self, bool), RepoError> {
+        if has_repository(dir)? {
+            return Ok((Self::open(dir)?, false));
+        }
+        std::fs::create_dir_all(dir).map_err(|source| RepoError::Create {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
+        let repo = gix::init(dir).map_err(|source| git_error(dir, source))?;
+        Ok((Self::from_repo(repo, dir), true))
+    }
+
+    /// Open the repository at `dir`, which must exist and be the memory dir's own `.git` folder.
+    pub fn open(dir: &Path) -> Result<Self, RepoError> {
+        has_repository(dir)?;
+        let repo = gix::open(dir).map_err(|source| git_error(dir, source))?;
+        Ok(Self::from_repo(repo, dir))
+    }
+
+    fn from_repo(repo: gix::Repository, dir: &Path) -> Self {
+        MemoryRepo {
+            repo,
+            workdir: dir.to_path_buf(),
+            unhardened: Vec::new(),
+        }
+    }
+
+    fn err(&self, source: gix::Error) -> RepoError {
+        git_error(&self.workdir, source)
+    }
+
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
+    /// The commit HEAD points to; `None` before the first commit.
+    pub fn head_commit(&self) -> Result<Option<ObjectId>, RepoError> {
+        let mut head = self.repo.head().map_err(|e| self.err(e))?;
+        Ok(head
+            .try_peel_to_id()
+            .map_err(|e| self.err(e))?
+            .map(|id| id.detach()))
+    }
+
+    /// The top level of HEAD's tree (empty before the first commit).
+    pub fn head_tree(&self) -> Result<TreeMap, RepoError> {
+        match self.head_commit()? {
+            Some(commit) => self.commit_tree(commit),
+            None => Ok(TreeMap::new()),
+        }
+    }
+
+    /// The top level of a commit's tree.
+    pub fn commit_tree(&self, commit: ObjectId) -> Result<TreeMap, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let tree = commit.tree().map_err(|e| self.err(e))?;
+        let decoded = tree.decode().map_err(|e| self.err(e))?;
+        Ok(decoded
+            .entries
+            .iter()
+            .map(|e| (e.filename.to_owned(), (e.mode.kind(), e.oid.to_owned())))
+            .collect())
+    }
+
+    /// A blob's bytes.
+    pub fn blob(&self, id: ObjectId) -> Result<Vec<u8>, RepoError> {
+        let mut blob = self.repo.find_blob(id).map_err(|e| self.err(e))?;
+        Ok(blob.take_data())
+    }
+
+    /// The id `bytes` would have as a blob, without writing it.
+    pub fn blob_id(&self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
+        gix::objs::compute_hash(self.repo.object_hash(), gix::objs::Kind::Blob, bytes)
+            .map_err(|e| self.err(gix::Error::from_error(e)))
+    }
+
+    /// Write `bytes` as a blob.
+    pub fn write_blob(&mut self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
+        let id = self
+            .repo
+            .write_blob(bytes)
+            .map_err(|e| self.err(e))?
+            .detach();
+        self.unhardened.push(id);
+        Ok(id)
+    }
+
+    /// The loose-object files (and their folders) written since the last commit: what must be
+    /// durable before a ref may name them.
+    fn take_unhardened(&mut self) -> Vec<PathBuf> {
+        let ids: Vec<ObjectId> = self.unhardened.drain(..).collect();
+        object_files(&self.repo, &ids)
+    }
+
+    /// Write the tree and commit objects for `tree` on top of `parent`. Nothing is durable or
+    /// visible yet: [`PreparedCommit::files_to_sync`] must be fsynced, then
+    /// [`MemoryRepo::publish`] moves the branch.
+    pub fn prepare_commit(
+        &mut self,
+        tree: &TreeMap,
+        parent: Option<ObjectId>,
+        message: &str,
+    ) -> Result<PreparedCommit, RepoError> {
+        self.prepare_commit_with_parents(tree, parent.as_slice(), message)
+    }
+
+    /// [`MemoryRepo::prepare_commit`] with any number of parents (two for a merge). The branch
+    /// is compare-and-swapped from the first parent, which must be where it points now.
+    pub fn prepare_commit_with_parents(
+        &mut self,
+        tree: &TreeMap,
+        parents: &[ObjectId],
+        message: &str,
+    ) -> Result<PreparedCommit, RepoError> {
+        let parent = parents.first().copied();
+        let tree_id = write_tree(&self.repo, tree).map_err(|e| self.err(e))?;
+        let (commit_id, committer) =
+            write_commit_object(&self.repo, tree_id, parents, message).map_err(|e| self.err(e))?;
+        self.unhardened.extend([tree_id, commit_id]);
+        Ok(PreparedCommit {
+            commit_id,
+            tree_id,
+            parent,
+            committer,
+            files_to_sync: self.take_unhardened(),
+        })
+    }
+
+    /// Move the branch to a prepared commit (compare-and-swap from its parent) once its objects
+    /// are durable, and rebuild `.git/index` for `tree`. The ref itself is not fsynced: should
+    /// its update be lost, HEAD is the parent and the work tree, already durable, is ahead of
+    /// it, so the next write adopts it.
+    pub fn publish(
+        &mut self,
+        prepared: PreparedCommit,
+        tree: &TreeMap,
+        message: &str,
+        clean: &CleanFiles,
+    ) -> Result<ObjectId, RepoError> {
+        crate::fault::point("before-ref");
+        let PreparedCommit {
+            commit_id,
+            tree_id,
+            parent,
+            committer,
+            ..
+        } = prepared;
+        let summary = message.lines().next().unwrap_or_default();
+        let log = format!(
+            "commit{}: {summary}",
+            if parent.is_none() { " (initial)" } else { "" }
+        );
+        self.move_head(parent, commit_id, &log, &committer)?;
+        self.write_index(tree_id, tree, clean)?;
+        Ok(commit_id)
+    }
+
+    /// Move HEAD's branch from `expected` (compare-and-swap; `None`: it must not exist yet) to
+    /// `new`, with `log` in the reflog.
+    fn move_head(
+        &self,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        log: &str,
+        committer: &gix::actor::Signature,
+    ) -> Result<(), RepoError> {
+        move_ref(&self.repo, "HEAD", true, expected, new, log, committer).map_err(|e| self.err(e))
+    }
+
+    /// Move HEAD's branch to `new`, a commit already in the repository (a fast-forward to what
+    /// was fetched), and rebuild `.git/index` for its tree. The work tree is the caller's.
+    pub fn advance_head(
+        &mut self,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        log: &str,
+    ) -> Result<(), RepoError> {
+        let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
+        self.move_head(expected, new, log, &committer)?;
+        self.reset_index(new)
+    }
+
+    /// Rebuild `.git/index` for `commit`'s tree, with no stat data (git compares content).
+    pub fn reset_index(&self, commit: ObjectId) -> Result<(), RepoError> {
+        let tree = self.commit_tree(commit)?;
+        let tree_id = self.commit_tree_id(commit)?;
+        self.write_index(tree_id, &tree, &CleanFiles::new())
+    }
+
+    /// The short name of the branch HEAD names (also before its first commit); `None` when
+    /// HEAD is detached.
+    pub fn head_branch(&self) -> Result<Option<String>, RepoError> {
+        let head = self.repo.head_name().map_err(|e| self.err(e))?;
+        Ok(head.and_then(|name| {
+            name.as_bstr()
+                .strip_prefix(b"refs/heads/")
+                .map(|short| short.to_str_lossy().into_owned())
+        }))
+    }
+
+    /// The commit a full ref name points to, if the ref exists.
+    pub fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>, RepoError> {
+        let Some(mut reference) = self
+            .repo
+            .try_find_reference(name)
+            .map_err(|e| self.err(e))?
+        else {
+            return Ok(None);
+        };
+        let id = reference.peel_to_id().map_err(|e| self.err(e))?;
+        Ok(Some(id.detach()))
+    }
+
+    /// Whether `ancestor` is `descendant` or one of its ancestors.
+    pub fn is_ancestor(&self, ancestor: ObjectId, descendant: ObjectId) -> Result<bool, RepoError> {
+        is_ancestor(&self.repo, ancestor, descendant).map_err(|e| self.err(e))
+    }
+
+    /// How many commits `from` has that `other` does not (ahead / behind counts).
+    pub fn count_not_in(&self, from: ObjectId, other: ObjectId) -> Result<usize, RepoError> {
+        Ok(self.commits_not_in(from, Some(other), usize::MAX)?.len())
+    }
+
+    /// The commits `from` has that `other` does not (all of `from`'s when `None`), newest
+    /// first, at most `limit` of them.
+    pub fn commits_not_in(
+        &self,
+        from: ObjectId,
+        other: Option<ObjectId>,
+        limit: usize,
+    ) -> Result<Vec<ObjectId>, RepoError> {
+        let walk = self
+            .repo
+            .rev_walk([from])
+            .with_hidden(other)
+            .all()
+            .map_err(|e| self.err(e))?;
+        walk.take(limit)
+            .map(|info| {
+                info.map(|i| i.id)
+                    .map_err(|e| self.err(gix::Error::from_error(e)))
+            })
+            .collect()
+    }
+
+    /// An object's size from its header, without reading it.
+    pub fn object_size(&self, id: ObjectId) -> Result<u64, RepoError> {
+        Ok(self.repo.find_header(id).map_err(|e| self.err(e))?.size())
+    }
+
+    /// How many commits `tip` has, itself included.
+    pub fn count_commits(&self, tip: ObjectId) -> Result<usize, RepoError> {
+        Ok(self.commits_not_in(tip, None, usize::MAX)?.len())
+    }
+
+    /// Commit `tree` on the current branch: objects written and fsynced (in parallel), then the
+    /// branch moved and `.git/index` rebuilt.
+    pub fn commit(
+        &mut self,
+        tree: &TreeMap,
+        parent: Option<ObjectId>,
+        message: &str,
+        clean: &CleanFiles,
+    ) -> Result<ObjectId, RepoError> {
+        let prepared = self.prepare_commit(tree, parent, message)?;
+        sync_files(&prepared.files_to_sync)?;
+        self.publish(prepared, tree, message, clean)
+    }
+
+    /// Commit `tree` as the merge of `theirs` into `ours` (parents in that order), as
+    /// [`MemoryRepo::commit`] does: the branch moves by compare-and-swap from `ours`. The work
+    /// tree is the caller's; `.git/index` gets no stat data, so git compares content.
+    pub fn commit_merge(
+        &mut self,
+        tree: &TreeMap,
+        ours: ObjectId,
+        theirs: ObjectId,
+        message: &str,
+    ) -> Result<ObjectId, RepoError> {
+        let prepared = self.prepare_commit_with_parents(tree, &[ours, theirs], message)?;
+        sync_files(&prepared.files_to_sync)?;
+        self.publish(prepared, tree, message, &CleanFiles::new())
+    }
+
+    /// The best common ancestor of two commits; `None` when their histories are unrelated.
+    pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        let base = self.repo.merge_base(a, b).map_err(|e| self.err(e))?;
+        Ok(base.map(|id| id.detach()))
+    }
+
+    /// `.git/index` for `tree`, with stat data for the files in `clean` and zero elsewhere
+    /// (git then compares content, never trusting it).
+    fn write_index(
+        &self,
+        tree_id: ObjectId,
+        tree: &TreeMap,
+        clean: &CleanFiles,
+    ) -> Result<(), RepoError> {
+        use gix::index::entry::{Flags, Mode};
+        let flat = tree.values().all(|(kind, _)| *kind != EntryKind::Tree);
+        let mut index = if flat {
+            // memdir's own trees are flat: the entries are the tree's, in the same order.
+            let mut state = gix::index::State::new(self.repo.object_hash());
+            for (name, (kind, id)) in tree {
+                let mode = match kind {
+                    EntryKind::BlobExecutable => Mode::FILE_EXECUTABLE,
+                    EntryKind::Link => Mode::SYMLINK,
+                    EntryKind::Commit => Mode::COMMIT,
+                    _ => Mode::FILE,
+                };
+                state.dangerously_push_entry(
+                    Stat::default(),
+                    *id,
+                    Flags::empty(),
+                    mode,
+                    name.as_ref(),
+                );
+            }
+            state.sort_entries();
+            gix::index::File::from_state(state, self.repo.index_path())
+        } else {
+            self.repo
+                .index_from_tree(&tree_id)
+                .map_err(|e| self.err(e))?
+        };
+        let (entries, paths) = index.entries_mut_and_pathbacking();
+        for entry in entries {
+            let path: &BStr = entry.path_in(paths);
+            if let Some(stat) = clean.get(path) {
+                entry.stat = *stat;
+            }
+        }
+        index.write(Default::default()).map_err(|e| self.err(e))
+    }
+
+    /// `.git/index` as last written, for telling unchanged files by their stat data; `None`
+    /// when there is none or it cannot be read (then every file is hashed).
+    pub fn open_index(&self) -> Option<WorktreeIndex> {
+        let path = self.repo.index_path();
+        let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+        self.repo
+            .open_index()
+            .ok()
+            .map(|file| WorktreeIndex { file, mtime })
+    }
+
+    /// The commit a revision names (`HEAD~2`, an id or a prefix of one, a branch), or an error
+    /// saying which revision did not resolve.
+    pub fn resolve_commit(&self, spec: &str) -> Result<ObjectId, RepoError> {
+        let id = self
+            .repo
+            .rev_parse_single(spec)
+            .map_err(|_| RepoError::UnknownRevision(spec.to_string()))?;
+        let object = id.object().map_err(|e| self.err(e))?;
+        let commit = object
+            .peel_to_commit()
+            .map_err(|_| RepoError::UnknownRevision(spec.to_string()))?;
+        Ok(commit.id)
+    }
+
+    /// A commit's root tree.
+    pub fn commit_tree_id(&self, commit: ObjectId) -> Result<ObjectId, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        Ok(decoded.tree())
+    }
+
+    /// A commit's first parent.
+    pub fn parent_of(&self, commit: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        Ok(decoded.parents().next())
+    }
+
+    /// Every commit any ref or reflog reaches (all parents followed), and their root trees.
+    pub fn reachable_commits_and_trees(&self) -> Result<HashSet<ObjectId>, RepoError> {
+        let mut tips: Vec<ObjectId> = Vec::new();
+        let platform = self.repo.references().map_err(|e| self.err(e))?;
+        for reference in platform.all().map_err(|e| self.err(e))?.flatten() {
+            if let Some(id) = reference.target().try_id() {
+                tips.push(id.to_owned());
+            }
+        }
+        if let Some(head) = self.head_commit()? {
+            tips.push(head);
+        }
+        tips.extend(reflog_ids(&self.repo.git_dir().join("logs")));
+        let mut seen = HashSet::new();
+        while let Some(id) = tips.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let Ok(commit) = self.repo.find_commit(id) else {
+                continue;
+            };
+            if let Ok(decoded) = commit.decode() {
+                seen.insert(decoded.tree());
+                tips.extend(decoded.parents());
+            }
+        }
+        Ok(seen)
+    }
+
+    /// The loose commits and trees in the object database (`true` for a commit).
+    pub fn loose_commits_and_trees(&self) -> Result<Vec<(ObjectId, bool)>, RepoError> {
+        let objects = self.repo.objects.store_ref().path().to_path_buf();
+        let mut out = Vec::new();
+        let Ok(dirs) = std::fs::read_dir(&objects) else {
+            return Ok(out);
+        };
+        for dir in dirs.flatten() {
+            let prefix = dir.file_name().to_string_lossy().into_owned();
+            if prefix.len() != 2 || !prefix.bytes().all(|b| b.is_ascii_hexdigit()) {
+                continue;
+            }
+            let Ok(files) = std::fs::read_dir(dir.path()) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let hex = format!("{prefix}{}", file.file_name().to_string_lossy());
+                let Ok(id) = ObjectId::from_hex(hex.as_bytes()) else {
+                    continue;
+                };
+                match self.repo.find_header(id).map(|h| h.kind()) {
+                    Ok(gix::objs::Kind::Commit) => out.push((id, true)),
+                    Ok(gix::objs::Kind::Tree) => out.push((id, false)),
+                    _ => {}
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Commits from HEAD along first parents, newest first.
+    pub fn history(&self) -> Result<Vec<HistoryEntry>, RepoError> {
+        let mut out = Vec::new();
+        let mut next = self.head_commit()?;
+        while let Some(id) = next {
+            out.push(self.history_entry(id)?);
+            next = self.parent_of(id)?;
+        }
+        Ok(out)
+    }
+
+    /// One commit's subject, body, `Memdir-*` trailers and time.
+    pub fn history_entry(&self, id: ObjectId) -> Result<HistoryEntry, RepoError> {
+        let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        let time = decoded.time().map_err(|e| self.err(e))?;
+        let message = decoded.message.to_str_lossy().into_owned();
+        Ok(parse_message(id, &message, (time.seconds, time.offset)))
+    }
+
+    /// A commit's subject line.
+    pub fn subject(&self, id: ObjectId) -> Result<String, RepoError> {
+        Ok(self.history_entry(id)?.subject)
+    }
+}
+
+/// A commit whose objects are written but not yet durable, and whose branch has not moved.
+pub struct PreparedCommit {
+    pub commit_id: ObjectId,
+    tree_id: ObjectId,
+    parent: Option<ObjectId>,
+    committer: gix::actor::Signature,
+    /// Loose-object files and their folders, to fsync before [`MemoryRepo::publish`].
+    pub files_to_sync: Vec<PathBuf>,
+}
+
+/// Every object id named by the reflogs under `logs` (old and new side of each line).
+fn reflog_ids(logs: &Path) -> Vec<ObjectId> {
+    let mut out = Vec::new();
+    let mut pending = vec![logs.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for line in text.lines() {
+                for hex in line.split(' ').take(2) {
+                    if let Ok(id) = ObjectId::from_hex(hex.as_bytes())
+                        && !id.is_null()
+                    {
+                        out.push(id);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
