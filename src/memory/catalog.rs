@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use crate::input::{InputError, MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
 use crate::memory::index::Index;
 use crate::memory::store::{INDEX_FILE, StoreError, read_memory_file};
-use crate::memory::taxonomy::{MemoryType, validate_name, validate_stored_name};
+use crate::memory::taxonomy::{
+    MemoryType, is_topic_file_name, validate_name, validate_stored_name,
+};
 use crate::memory::topic::TopicFile;
 
 /// One memory, as `list` shows it.
@@ -42,11 +44,6 @@ impl std::fmt::Display for FileProblem {
 pub struct Listing {
     pub memories: Vec<Memory>,
     pub problems: Vec<FileProblem>,
-}
-
-/// Folders and files in the memory dir that are not topic files (§2).
-fn is_topic_file(name: &str) -> bool {
-    name.ends_with(".md") && name != INDEX_FILE && !name.starts_with('.')
 }
 
 /// Read and parse one topic file: a regular file inside the memory dir, under the size cap,
@@ -118,7 +115,7 @@ pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        if is_topic_file(&name) && !entry.file_type().is_ok_and(|t| t.is_dir()) {
+        if is_topic_file_name(&name) && !entry.file_type().is_ok_and(|t| t.is_dir()) {
             files.push(name);
         }
     }

@@ -14,7 +14,7 @@ use crate::memory::store::{
     INDEX_FILE, Op, Scan, State, Store, StoreError, commit_message, index_size_warnings,
     read_index, read_memory_file,
 };
-use crate::memory::taxonomy::validate_name;
+use crate::memory::taxonomy::{is_topic_file_name, validate_name};
 use crate::memory::topic::TopicFile;
 
 /// What kind of inconsistency.
@@ -275,8 +275,7 @@ impl Store {
                     format!("{count} index lines link it"),
                 ));
             }
-            let is_topic = file.ends_with(".md") && !file.contains('/') && file != INDEX_FILE;
-            if is_topic && !state.work.contains_key(file) {
+            if is_topic_file_name(file) && !state.work.contains_key(file) {
                 out.push(finding(
                     Kind::Dangling,
                     file,
@@ -496,12 +495,7 @@ impl Store {
         let dangling: Vec<String> = index
             .entries()
             .map(|(_, e)| e.file_name().to_string())
-            .filter(|f| {
-                f.ends_with(".md")
-                    && !f.contains('/')
-                    && f != INDEX_FILE
-                    && !state.work.contains_key(f)
-            })
+            .filter(|f| is_topic_file_name(f) && !state.work.contains_key(f))
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();

@@ -55,6 +55,19 @@ impl FromStr for MemoryType {
     }
 }
 
+/// The index file's name.
+pub const INDEX_FILE: &str = "MEMORY.md";
+
+/// Whether `file` names a topic file: a top-level `*.md` file of the memory dir other than the
+/// index, not hidden (memdir's temp files and the system's dotfiles are not memories). The one
+/// rule for the listing, adoption, index links, doctor and the team merge.
+pub fn is_topic_file_name(file: &str) -> bool {
+    file.ends_with(".md")
+        && file != INDEX_FILE
+        && !file.starts_with('.')
+        && !file.contains(['/', '\\'])
+}
+
 /// The longest name a memory can have.
 pub const MAX_NAME_LEN: usize = 64;
 

@@ -16,6 +16,7 @@ use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::store::INDEX_FILE;
+use crate::memory::taxonomy::is_topic_file_name;
 use crate::memory::topic::{TopicFile, yaml_scalar};
 use crate::repo::{MemoryRepo, RepoError, TreeMap};
 
@@ -379,11 +380,6 @@ fn is_file(kind: EntryKind) -> bool {
     matches!(kind, EntryKind::Blob | EntryKind::BlobExecutable)
 }
 
-/// `<name>.md` at the top of the tree, other than the index.
-fn is_topic_name(name: &str) -> bool {
-    name.ends_with(".md") && name != INDEX_FILE && !name.contains('/')
-}
-
 /// Merge the flat trees of `ours` and `theirs` over `base` (their merge base; `None` for
 /// unrelated histories, where every file both sides have is "added on both").
 ///
@@ -468,7 +464,7 @@ pub fn merge_trees(
                     merged.kept_ours.push(INDEX_FILE.to_string());
                 }
             }
-            Some(file) if both_files && is_topic_name(file) => {
+            Some(file) if both_files && is_topic_file_name(file) => {
                 let base_text = match base_blob {
                     Some(id) => String::from_utf8(repo.blob(id)?).ok(),
                     None => None,
@@ -595,7 +591,7 @@ fn reconcile_index(
         .collect();
     for file in &indexed {
         let key = BString::from(file.as_str());
-        if !is_topic_name(file) || merged.tree.contains_key(&key) {
+        if !is_topic_file_name(file) || merged.tree.contains_key(&key) {
             continue;
         }
         if let Some(entry) = sides.iter().find_map(|tree| tree.get(&key)) {
@@ -609,7 +605,7 @@ fn reconcile_index(
         .tree
         .keys()
         .filter_map(|name| name.to_str().ok())
-        .filter(|name| is_topic_name(name) && !indexed.contains(*name))
+        .filter(|name| is_topic_file_name(name) && !indexed.contains(*name))
         .filter(|name| !copy_names.contains(name))
         .map(str::to_string)
         .collect();

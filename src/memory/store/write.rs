@@ -1,0 +1,122 @@
+//! The write of a mutation (DESIGN §4): its files written beside their targets, fsynced in one
+//! batch with the commit's objects, renamed into place in crash order (topic file, then index),
+//! and only then the branch moved.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::objs::tree::EntryKind;
+
+use crate::repo::TreeMap;
+
+use super::*;
+
+impl Store {
+    /// Commit `tree`; stat data goes to `.git/index` for files whose work content is in it.
+    pub(super) fn commit(
+        &mut self,
+        tree: &TreeMap,
+        parent: Option<ObjectId>,
+        message: &str,
+        work: &WorkTree,
+    ) -> Result<ObjectId, StoreError> {
+        Ok(self
+            .repo
+            .commit(tree, parent, message, &clean_files(tree, work))?)
+    }
+
+    /// Write `files` (name and new bytes, or `None` to delete) in this order and commit them
+    /// on top of `state` with `message`; `state` follows the commit.
+    ///
+    /// Durability costs one batch of fsyncs: the temp files and the commit's loose objects are
+    /// written first and fsynced together, then each file is renamed into place in order (the
+    /// directory fsynced after each, so a crash keeps the order: topic file before index line),
+    /// with a fault point after each, and only then does the branch move.
+    pub(crate) fn write_and_commit(
+        &mut self,
+        state: &mut State,
+        files: &[(&str, Option<&[u8]>, &str)],
+        message: &str,
+    ) -> Result<ObjectId, StoreError> {
+        let mut tree = state.tree.clone();
+        let mut temps = Vec::new();
+        let result = (|| {
+            for (name, bytes, _) in files {
+                match bytes {
+                    Some(bytes) => {
+                        temps.push(write_temp(&self.dir, name, bytes)?);
+                        let id = self.repo.write_blob(bytes)?;
+                        tree.insert((*name).into(), (EntryKind::Blob, id));
+                    }
+                    None => {
+                        tree.remove(name.as_bytes());
+                    }
+                }
+            }
+            let prepared = self.repo.prepare_commit(&tree, state.parent, message)?;
+            let mut to_sync = temps.clone();
+            to_sync.extend(prepared.files_to_sync.iter().cloned());
+            crate::repo::sync_files(&to_sync)?;
+            let mut temps = temps.iter();
+            for (name, bytes, fault) in files {
+                let target = self.dir.join(name);
+                // A temp file stands for each file with content, in order; deletions have none.
+                let tmp = if bytes.is_some() { temps.next() } else { None };
+                match tmp {
+                    Some(tmp) => {
+                        std::fs::rename(tmp, &target).map_err(io_error(&target))?;
+                        sync_dir(&self.dir)?;
+                        let stat = crate::repo::file_stat(&target)?.0;
+                        let id = tree.get(name.as_bytes()).map(|(_, id)| *id);
+                        if let Some(id) = id {
+                            state.work.insert(name.to_string(), WorkFile { id, stat });
+                        }
+                    }
+                    None => {
+                        match std::fs::remove_file(&target) {
+                            Ok(()) => sync_dir(&self.dir)?,
+                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                            Err(e) => return Err(io_error(&target)(e)),
+                        }
+                        state.work.remove(*name);
+                    }
+                }
+                crate::fault::point(fault);
+            }
+            let clean = clean_files(&tree, &state.work);
+            Ok(self.repo.publish(prepared, &tree, message, &clean)?)
+        })();
+        if result.is_err() {
+            for tmp in &temps {
+                let _ = std::fs::remove_file(tmp);
+            }
+        }
+        let commit = result?;
+        state.tree = tree;
+        state.parent = Some(commit);
+        Ok(commit)
+    }
+}
+
+/// Write `bytes` to a temp file beside `dir/file` (not yet fsynced); the caller fsyncs it and
+/// renames it into place.
+pub(super) fn write_temp(dir: &Path, file: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+    let tmp = crate::atomic::temp_path(&dir.join(file));
+    let written = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&tmp)
+        .and_then(|mut out| out.write_all(bytes));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_error(&tmp)(e));
+    }
+    Ok(tmp)
+}
+
+pub(super) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    Ok(crate::repo::sync_dir(dir)?)
+}
