@@ -5,7 +5,6 @@
 //! dir), then `MEMORY.md` likewise, then the commit. A crash after the topic file leaves an
 //! orphan and a consistent index; a crash after the index leaves the work tree ahead of HEAD,
 //! and every later write first adopts it as its own commit. Nothing written is ever lost.
-
 //!
 //! - [`request`]: a save as asked for, checked before anything is touched;
 //! - [`worktree`]: the work tree as a mutation reads it (only regular files, stat-checked);
