@@ -9,6 +9,8 @@ pub enum Error {
     #[error(transparent)]
     Env(#[from] crate::env::EnvError),
     #[error(transparent)]
+    Hooks(#[from] crate::hooks::HooksError),
+    #[error(transparent)]
     Path(#[from] PathError),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -44,6 +46,8 @@ impl Error {
         match self {
             Error::Disabled(_) => EXIT_DISABLED,
             Error::Env(_) => EXIT_USAGE,
+            Error::Hooks(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Hooks(_) => EXIT_FAILURE,
             Error::Usage(_) => EXIT_USAGE,
             Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
             Error::Path(PathError::Io { .. }) => EXIT_FAILURE,

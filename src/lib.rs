@@ -11,6 +11,7 @@ pub mod env;
 pub mod error;
 pub mod extract;
 pub mod fault;
+pub mod hooks;
 pub mod input;
 pub mod log_file;
 pub mod memory;

@@ -10,6 +10,7 @@ pub mod loader;
 pub mod markdown;
 pub mod neutralize;
 pub mod rules;
+pub mod session;
 
 use std::path::PathBuf;
 
@@ -148,5 +149,52 @@ impl Stack {
             out.push_str(crate::memory::load::js_trim_str(&file.content));
         }
         out
+    }
+}
+
+impl Warning {
+    /// The warning in words, as `--explain` and `--json` show it.
+    pub fn describe(&self) -> String {
+        match self {
+            Warning::LargeFile { path, chars } => format!(
+                "{} is {chars} characters, over {} (Claude Code warns about large instruction files)",
+                path.display(),
+                crate::stack::LARGE_FILE_CHARS
+            ),
+            Warning::IndexTruncated { path, dropped } => format!(
+                "{} is truncated at load; {} entr{} fell off: {}",
+                path.display(),
+                dropped.len(),
+                if dropped.len() == 1 { "y" } else { "ies" },
+                dropped.join(", ")
+            ),
+            Warning::IndexBackfilled { path } => format!(
+                "{} does not exist: Claude Code writes it from the topic files at session start (shown here as it will be; memdir writes nothing)",
+                path.display()
+            ),
+            Warning::AutoMemoryOff { switch } => {
+                format!("auto memory is off ({switch}): the memory index is not loaded")
+            }
+            Warning::ProjectSettingIgnored { file } => format!(
+                "Claude Code loads the memory index from the dir named by project settings ({}); memdir never writes there (a cloned repository must not redirect memory)",
+                file.display()
+            ),
+            Warning::SettingPassedOver { problem } => {
+                format!("passed over, as Claude Code does: {problem}")
+            }
+            Warning::ImportSkipped {
+                from,
+                target,
+                reason,
+            } => format!(
+                "import of {} from {} skipped: {}",
+                target.display(),
+                from.display(),
+                reason.describe()
+            ),
+            Warning::FileSkipped { path, reason } => {
+                format!("{} skipped: {}", path.display(), reason.describe())
+            }
+        }
     }
 }

@@ -1,0 +1,113 @@
+//! `memdir hooks install`: memdir's entries merged into Claude Code's `settings.json`
+//! (`--claude`) and the post-merge hook into the project's repository (`--git`); says what changed.
+
+use serde_json::{Map, Value};
+
+use crate::Error;
+use crate::cli::hooks::{InstallArgs, Scope};
+use crate::cli::{Ctx, Output};
+
+pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    if !args.claude && !args.git {
+        return Err(Error::Usage(
+            "say which hooks to install: --claude merges memdir's entries into Claude Code's \
+             settings.json, --git installs the post-merge hook into the project's repository"
+                .into(),
+        ));
+    }
+    let program = args.program.resolve(ctx)?;
+    let mut json = Map::new();
+    if args.claude {
+        claude(ctx, args, &program, output, &mut json)?;
+    }
+    if args.git {
+        let (file, action) = crate::hooks::git::install(&ctx.project(), &program)?;
+        use crate::hooks::git::Action;
+        let verb = match action {
+            Action::Created => "installed the post-merge hook",
+            Action::Appended => "added memdir's line to the existing post-merge hook",
+            Action::Updated => "updated memdir's line in the post-merge hook",
+            Action::MadeExecutable => "made the post-merge hook executable",
+            Action::Unchanged => "the post-merge hook is already installed: nothing changed",
+        };
+        if !args.json {
+            output.info(&format!("{verb}: {}", file.display()))?;
+        }
+        json.insert(
+            "git".into(),
+            serde_json::json!({"file": file.display().to_string(), "action": action.as_str()}),
+        );
+    }
+    if args.json {
+        return output.json(&Value::Object(json));
+    }
+    Ok(())
+}
+
+/// `--claude`: merge the entries into settings.json; with `--json`, its report goes in `json`.
+fn claude(
+    ctx: &Ctx,
+    args: &InstallArgs,
+    program: &str,
+    output: &mut Output<'_>,
+    json: &mut Map<String, Value>,
+) -> Result<(), Error> {
+    let project = ctx.project();
+    let (file, boundary) = match args.scope {
+        Scope::User => (ctx.env.config_dir()?.join("settings.json"), None),
+        Scope::ProjectLocal => (
+            project.join(".claude").join("settings.local.json"),
+            Some(project.as_path()),
+        ),
+    };
+    let installed = crate::hooks::claude::install(&file, program, boundary)?;
+    let merge = &installed.merge;
+    if args.json {
+        let added: Vec<Value> = merge
+            .added
+            .iter()
+            .map(|a| {
+                let mut entry = serde_json::json!({"event": a.event, "command": a.command});
+                if let Some(matcher) = &a.matcher {
+                    entry["matcher"] = Value::from(matcher.as_str());
+                }
+                entry
+            })
+            .collect();
+        let replaced: Vec<Value> = merge
+            .replaced
+            .iter()
+            .map(|r| serde_json::json!({"event": r.event, "from": r.from, "to": r.to}))
+            .collect();
+        json.insert("file".into(), file.display().to_string().into());
+        json.insert("added".into(), added.into());
+        json.insert("replaced".into(), replaced.into());
+        json.insert("unchanged".into(), merge.is_unchanged().into());
+        return Ok(());
+    }
+    if merge.is_unchanged() {
+        return output.info(&format!(
+            "already installed in {}: nothing changed",
+            file.display()
+        ));
+    }
+    for added in &merge.added {
+        let event = match &added.matcher {
+            Some(matcher) => format!("{} [{matcher}]", added.event),
+            None => added.event.clone(),
+        };
+        output.info(&format!("{event}: added `{}`", added.command))?;
+    }
+    for replaced in &merge.replaced {
+        output.info(&format!(
+            "{}: replaced `{}` with `{}`",
+            replaced.event, replaced.from, replaced.to
+        ))?;
+    }
+    let verb = if installed.created {
+        "created"
+    } else {
+        "updated"
+    };
+    output.info(&format!("{verb} {}", file.display()))
+}

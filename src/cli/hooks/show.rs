@@ -1,0 +1,14 @@
+//! `memdir hooks show`: memdir's Claude Code hook entries, to paste into a settings file.
+
+use crate::Error;
+use crate::cli::hooks::ShowArgs;
+use crate::cli::{Ctx, Output};
+use crate::hooks::claude::{claude_entries, pretty};
+
+pub fn run(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let entries = claude_entries(&args.program.resolve(ctx)?);
+    if args.json {
+        return output.json(&entries);
+    }
+    output.data(&pretty(&entries))
+}

@@ -1,0 +1,534 @@
+//! Claude Code's `settings.json` with memdir's hook entries merged in (DESIGN §11): Stop,
+//! SessionEnd and PreCompact run `memdir extract --hook`; PostToolUse on
+//! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`. Every other key and hook in
+//! the file is kept; an entry already there is left alone; a memdir command of another path or
+//! older arguments is updated in place.
+//!
+//! The entries are `hooks/claude-settings.json`, compiled into the binary so that an installed
+//! memdir can write them without the repository. Their shape is Claude Code's settings schema,
+//! checked against 2.1.332: `hooks` maps an event name to a list of `{matcher?, hooks: [{type,
+//! command, …}]}` groups, and a `command` hook runs through a shell (bash on POSIX) unless it
+//! has an exec-form `args` list.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::hooks::{DEFAULT_PROGRAM, HooksError};
+use crate::shell::{Word, quote};
+
+/// The entries memdir needs in Claude Code's settings, as users would paste them.
+const CLAUDE_ENTRIES: &str = include_str!("../../hooks/claude-settings.json");
+
+fn unmergeable(file: &Path, problem: &str) -> HooksError {
+    HooksError::Unmergeable {
+        file: file.to_path_buf(),
+        problem: problem.to_string(),
+    }
+}
+
+/// What installing into one settings file did.
+#[derive(Debug)]
+pub struct Installed {
+    pub file: PathBuf,
+    pub merge: Merge,
+    /// The file did not exist before.
+    pub created: bool,
+}
+
+/// Merge memdir's entries, running `program`, into the settings file `file` (created when
+/// missing), and write it only when something changed. A symlinked settings file (dotfiles) is
+/// written through, not replaced; with `boundary`, only while its target stays inside it (a
+/// project's local settings never lead memdir to write outside the project).
+pub fn install(
+    file: &Path,
+    program: &str,
+    boundary: Option<&Path>,
+) -> Result<Installed, HooksError> {
+    let existing = SettingsText::read(file)?;
+    let mut settings = existing.parse(file)?;
+    let merge = merge_entries(&mut settings, &claude_entries(program), program)
+        .map_err(|problem| unmergeable(file, &problem))?;
+    if !merge.is_unchanged() {
+        let mut text = pretty(&settings);
+        if existing.bom {
+            text.insert(0, '\u{feff}');
+        }
+        write_settings(file, text.as_bytes(), boundary)?;
+    }
+    Ok(Installed {
+        file: file.to_path_buf(),
+        merge,
+        created: existing.text.is_none(),
+    })
+}
+
+/// The embedded entries, with `program` as the executable of every command.
+pub fn claude_entries(program: &str) -> Value {
+    let mut entries: Value = serde_json::from_str(CLAUDE_ENTRIES)
+        .expect("hooks/claude-settings.json is valid JSON (a unit test parses it)");
+    let quoted = quote(program);
+    let commands = entries["hooks"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|events| events.values_mut())
+        .filter_map(Value::as_array_mut)
+        .flatten()
+        .filter_map(|group| group.get_mut("hooks").and_then(Value::as_array_mut))
+        .flatten()
+        .filter_map(|hook| hook.get_mut("command"));
+    for command in commands {
+        if let Some(rest) = command
+            .as_str()
+            .and_then(|c| c.strip_prefix(DEFAULT_PROGRAM))
+        {
+            *command = Value::from(format!("{quoted}{rest}"));
+        }
+    }
+    entries
+}
+
+/// JSON as Claude Code writes its settings: 2-space indentation and a final newline.
+pub fn pretty(value: &Value) -> String {
+    let mut text =
+        serde_json::to_string_pretty(value).expect("a serde_json::Value always serialises");
+    text.push('\n');
+    text
+}
+
+/// A settings file as found on disk.
+struct SettingsText {
+    /// `None`: the file does not exist yet.
+    text: Option<String>,
+    /// The file starts with a byte-order mark, which a rewrite keeps.
+    bom: bool,
+}
+
+impl SettingsText {
+    fn read(file: &Path) -> Result<SettingsText, HooksError> {
+        match crate::input::read_regular(file, crate::input::MAX_SETTINGS_BYTES) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| unmergeable(file, "it is not UTF-8 text"))?;
+                let bom = text.starts_with('\u{feff}');
+                let text = text.trim_start_matches('\u{feff}').to_string();
+                Ok(SettingsText {
+                    text: Some(text),
+                    bom,
+                })
+            }
+            Err(e) if e.is_not_found() => Ok(SettingsText {
+                text: None,
+                bom: false,
+            }),
+            Err(crate::input::InputError::NotRegular { kind, .. }) => Err(unmergeable(
+                file,
+                &format!("it is not a regular file ({kind})"),
+            )),
+            Err(crate::input::InputError::TooLarge { cap, .. }) => Err(unmergeable(
+                file,
+                &format!("it is over {}", crate::input::format_bytes(cap)),
+            )),
+            Err(e) => Err(HooksError::Io {
+                path: file.to_path_buf(),
+                source: std::io::Error::other(e),
+            }),
+        }
+    }
+
+    /// The settings object; a missing or blank file is `{}`, anything but an object refuses.
+    fn parse(&self, file: &Path) -> Result<Value, HooksError> {
+        let text = match self.text.as_deref() {
+            Some(text) if !text.trim().is_empty() => text,
+            _ => return Ok(Value::Object(Map::new())),
+        };
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| unmergeable(file, &format!("it is not valid JSON ({e})")))?;
+        if !value.is_object() {
+            return Err(unmergeable(file, "it is not a JSON object"));
+        }
+        Ok(value)
+    }
+}
+
+/// What an install changed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Merge {
+    pub added: Vec<Added>,
+    pub replaced: Vec<Replaced>,
+}
+
+impl Merge {
+    pub fn is_unchanged(&self) -> bool {
+        self.added.is_empty() && self.replaced.is_empty()
+    }
+}
+
+/// A hook command added under an event (with the matcher of its new group).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Added {
+    pub event: String,
+    pub matcher: Option<String>,
+    pub command: String,
+}
+
+/// An outdated memdir command updated in place.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Replaced {
+    pub event: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// Merge `entries` (`{"hooks": {event: [group…]}}`) into `settings`, in place.
+///
+/// Each wanted command is looked for under its event, in any group: if it is there (or the same
+/// memdir subcommand with `--hook` and the wanted program, whatever else the user added, such as
+/// `--extractor agent`), nothing changes; a memdir command for the same subcommand with another
+/// program is updated to `program`, keeping its arguments if it has `--hook`, replaced whole if
+/// not; otherwise a group with the wanted matcher is appended to the event's list. Existing keys,
+/// groups and hooks keep their values and their order.
+fn merge_entries(settings: &mut Value, entries: &Value, program: &str) -> Result<Merge, String> {
+    let mut merge = Merge::default();
+    let Some(settings) = settings.as_object_mut() else {
+        return Err("the settings are not a JSON object".into());
+    };
+    let hooks = settings
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(hooks) = hooks.as_object_mut() else {
+        return Err("\"hooks\" is not an object of events".into());
+    };
+    let wanted_events = entries["hooks"].as_object().into_iter().flatten();
+    for (event, wanted_groups) in wanted_events {
+        for wanted_group in wanted_groups.as_array().into_iter().flatten() {
+            let matcher = wanted_group.get("matcher").and_then(Value::as_str);
+            let wanted_hooks = wanted_group.get("hooks").and_then(Value::as_array);
+            let mut missing = Vec::new();
+            for wanted in wanted_hooks.into_iter().flatten() {
+                let Some(command) = wanted.get("command").and_then(Value::as_str) else {
+                    continue;
+                };
+                let found = match hooks.get_mut(event.as_str()) {
+                    None => Found::Absent,
+                    Some(Value::Array(groups)) => install_command(groups, command, program),
+                    Some(_) => return Err(format!("\"hooks\".\"{event}\" is not a list")),
+                };
+                match found {
+                    Found::Present => {}
+                    Found::Replaced { from, to } => merge.replaced.push(Replaced {
+                        event: event.clone(),
+                        from,
+                        to,
+                    }),
+                    Found::Absent => {
+                        missing.push(wanted.clone());
+                        merge.added.push(Added {
+                            event: event.clone(),
+                            matcher: matcher.map(str::to_string),
+                            command: command.to_string(),
+                        });
+                    }
+                }
+            }
+            if missing.is_empty() {
+                continue;
+            }
+            let mut group = Map::new();
+            if let Some(matcher) = matcher {
+                group.insert("matcher".into(), Value::from(matcher));
+            }
+            group.insert("hooks".into(), Value::Array(missing));
+            let groups = hooks
+                .entry(event.as_str())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Some(groups) = groups.as_array_mut() {
+                groups.push(Value::Object(group));
+            }
+        }
+    }
+    Ok(merge)
+}
+
+enum Found {
+    Present,
+    Replaced { from: String, to: String },
+    Absent,
+}
+
+/// Look for `command` among an event's groups; update an outdated memdir command in place.
+fn install_command(groups: &mut [Value], command: &str, program: &str) -> Found {
+    let Some(wanted) =
+        MemdirCommand::parse(&crate::shell::words(command).unwrap_or_default(), program)
+    else {
+        return Found::Absent;
+    };
+    let mut outdated = None;
+    for (g, group) in groups.iter().enumerate() {
+        let hooks = group.get("hooks").and_then(Value::as_array);
+        for (h, hook) in hooks.into_iter().flatten().enumerate() {
+            let Some(found) = CommandHook::read(hook) else {
+                continue;
+            };
+            let Some(memdir) = MemdirCommand::parse(&found.words, program) else {
+                continue;
+            };
+            if memdir.subcommand != wanted.subcommand {
+                continue;
+            }
+            let same_program = found.words[0].text == program;
+            if same_program && (memdir.arguments == wanted.arguments || memdir.has_hook_flag) {
+                return Found::Present;
+            }
+            outdated.get_or_insert((g, h, found, memdir.has_hook_flag));
+        }
+    }
+    let Some((g, h, found, has_hook_flag)) = outdated else {
+        return Found::Absent;
+    };
+    let Some(hook) = groups[g]
+        .get_mut("hooks")
+        .and_then(Value::as_array_mut)
+        .and_then(|hooks| hooks.get_mut(h))
+        .and_then(Value::as_object_mut)
+    else {
+        return Found::Absent;
+    };
+    let from = found.display();
+    let to = if found.exec_form && has_hook_flag {
+        // Exec form: `command` is the bare executable, `args` stay the user's.
+        hook.insert("command".into(), Value::from(program));
+        let mut words = found.words;
+        words[0].text = program.to_string();
+        CommandHook {
+            command: program.to_string(),
+            words,
+            exec_form: true,
+        }
+        .display()
+    } else if has_hook_flag {
+        // Keep the user's arguments and quoting; swap only the program word.
+        let span = found.words[0].span.clone();
+        let mut text = found.command.clone();
+        text.replace_range(span, &quote(program));
+        hook.insert("command".into(), Value::from(text.clone()));
+        text
+    } else {
+        hook.shift_remove("args");
+        hook.insert("command".into(), Value::from(command));
+        command.to_string()
+    };
+    Found::Replaced { from, to }
+}
+
+/// A `{"type": "command", …}` hook, split into shell words.
+struct CommandHook {
+    command: String,
+    words: Vec<Word>,
+    /// `args` given: `command` is the executable itself, never seen by a shell.
+    exec_form: bool,
+}
+
+impl CommandHook {
+    fn read(hook: &Value) -> Option<CommandHook> {
+        if hook.get("type").and_then(Value::as_str) != Some("command") {
+            return None;
+        }
+        let command = hook.get("command")?.as_str()?.to_string();
+        match hook.get("args") {
+            None => Some(CommandHook {
+                words: crate::shell::words(&command)?,
+                command,
+                exec_form: false,
+            }),
+            Some(Value::Array(args)) => {
+                let mut words = vec![Word {
+                    text: command.clone(),
+                    span: 0..command.len(),
+                }];
+                for arg in args {
+                    words.push(Word {
+                        text: arg.as_str()?.to_string(),
+                        span: 0..0,
+                    });
+                }
+                Some(CommandHook {
+                    command,
+                    words,
+                    exec_form: true,
+                })
+            }
+            Some(_) => None,
+        }
+    }
+
+    /// The command as a person would type it.
+    fn display(&self) -> String {
+        if !self.exec_form {
+            return self.command.clone();
+        }
+        let words: Vec<String> = self.words.iter().map(|w| quote(&w.text)).collect();
+        words.join(" ")
+    }
+}
+
+/// A command line that runs memdir: which subcommand, with which arguments.
+#[derive(Debug)]
+struct MemdirCommand {
+    subcommand: String,
+    /// Every word after the program.
+    arguments: Vec<String>,
+    has_hook_flag: bool,
+}
+
+impl MemdirCommand {
+    /// Recognise memdir (any path whose file name is `memdir`, or `program`'s) and its
+    /// subcommand, skipping the global flags that may come first.
+    fn parse(words: &[Word], program: &str) -> Option<MemdirCommand> {
+        let (first, rest) = words.split_first()?;
+        let name = Path::new(&first.text).file_name()?.to_str()?;
+        let program_name = Path::new(program).file_name().and_then(|n| n.to_str());
+        let is_memdir = matches!(name, "memdir" | "memdir.exe") || Some(name) == program_name;
+        if !is_memdir {
+            return None;
+        }
+        let arguments: Vec<String> = rest.iter().map(|w| w.text.clone()).collect();
+        let mut iter = arguments.iter();
+        let subcommand = loop {
+            let word = iter.next()?;
+            match word.as_str() {
+                "-q" | "--quiet" | "-v" | "--verbose" => {}
+                "--memory-dir" | "--project" => {
+                    iter.next()?;
+                }
+                w if w.starts_with("--memory-dir=") || w.starts_with("--project=") => {}
+                w => break w.to_string(),
+            }
+        };
+        Some(MemdirCommand {
+            has_hook_flag: arguments.iter().any(|a| a == "--hook"),
+            subcommand,
+            arguments,
+        })
+    }
+}
+
+/// Replace `file` so that Claude Code reads the old or the new settings, never a mix: a temp
+/// file in the same folder, synced, renamed over it. A symlinked settings file (dotfiles) is
+/// written through, not replaced by a plain file (unless it leads out of `boundary`); the old
+/// file's permissions are kept.
+fn write_settings(file: &Path, bytes: &[u8], boundary: Option<&Path>) -> Result<(), HooksError> {
+    let target = match std::fs::symlink_metadata(file) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            if let Some(boundary) = boundary
+                && let Ok(Some(outside)) = crate::paths::symlink_escape(file, boundary)
+            {
+                return Err(unmergeable(
+                    file,
+                    &format!(
+                        "it is a symlink to {}, outside {}",
+                        outside.display(),
+                        boundary.display()
+                    ),
+                ));
+            }
+            std::fs::canonicalize(file).map_err(|source| HooksError::Io {
+                path: file.to_path_buf(),
+                source,
+            })?
+        }
+        _ => file.to_path_buf(),
+    };
+    crate::atomic::replace(&target, bytes).map_err(|source| HooksError::Io {
+        path: target.clone(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_entries_are_claude_code_hooks() {
+        let entries = claude_entries("memdir");
+        let events: Vec<&str> = entries["hooks"]
+            .as_object()
+            .expect("hooks object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(events, ["Stop", "SessionEnd", "PreCompact", "PostToolUse"]);
+        assert_eq!(
+            entries["hooks"]["PostToolUse"][0]["matcher"],
+            "Write|Edit|MultiEdit|NotebookEdit"
+        );
+        assert_eq!(
+            entries["hooks"]["Stop"][0]["hooks"][0],
+            serde_json::json!({"type": "command", "command": "memdir extract --hook"})
+        );
+        let spaced = claude_entries("/opt/my tools/memdir");
+        assert_eq!(
+            spaced["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+            "'/opt/my tools/memdir' snapshot --hook"
+        );
+    }
+
+    #[test]
+    fn outdated_memdir_commands_are_updated_not_duplicated() {
+        let mut settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "/old/memdir extract --hook --extractor agent", "timeout": 30},
+        ]}], "SessionEnd": [{"hooks": [
+            {"type": "command", "command": "memdir extract"},
+        ]}], "PreCompact": [{"hooks": [
+            {"type": "command", "command": "/usr/bin/memdir", "args": ["extract", "--hook"]},
+        ]}]}});
+        let merge =
+            merge_entries(&mut settings, &claude_entries("memdir"), "memdir").expect("merges");
+        assert_eq!(
+            settings["hooks"]["Stop"][0]["hooks"][0],
+            serde_json::json!({"type": "command", "command": "memdir extract --hook --extractor agent", "timeout": 30})
+        );
+        assert_eq!(
+            settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+            "memdir extract --hook"
+        );
+        assert_eq!(
+            settings["hooks"]["PreCompact"][0]["hooks"][0],
+            serde_json::json!({"type": "command", "command": "memdir", "args": ["extract", "--hook"]})
+        );
+        assert_eq!(merge.replaced.len(), 3, "{merge:?}");
+        assert_eq!(merge.added.len(), 1, "{merge:?}");
+        assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
+
+        let again =
+            merge_entries(&mut settings, &claude_entries("memdir"), "memdir").expect("merges");
+        assert!(again.is_unchanged(), "{again:?}");
+    }
+
+    #[test]
+    fn a_users_own_pipeline_is_left_alone() {
+        let mut settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "memdir extract --hook 2>/dev/null || true"},
+        ]}]}});
+        let merge =
+            merge_entries(&mut settings, &claude_entries("memdir"), "memdir").expect("merges");
+        assert_eq!(
+            settings["hooks"]["Stop"][0]["hooks"][0]["command"],
+            "memdir extract --hook 2>/dev/null || true"
+        );
+        assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(2));
+        assert!(merge.replaced.is_empty());
+    }
+
+    #[test]
+    fn wrong_shapes_refuse() {
+        for bad in [
+            serde_json::json!({"hooks": []}),
+            serde_json::json!({"hooks": {"Stop": {}}}),
+        ] {
+            let mut settings = bad.clone();
+            assert!(merge_entries(&mut settings, &claude_entries("memdir"), "memdir").is_err());
+        }
+    }
+}
