@@ -26,7 +26,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
     };
     let resolved = ctx.resolve(output)?;
     // Ages come from history, not from a field someone must maintain (§9).
-    let saved = crate::cli::log::last_saved(&crate::repo::history_of(resolved.dir())?);
+    let saved = crate::memory::age::last_saved(&crate::repo::history_of(resolved.dir())?);
     let now = chrono::Utc::now().timestamp();
     let listing = list_memories(resolved.dir())?;
     for problem in &listing.problems {
@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
                     let mut value = m.to_json();
                     value["saved"] = saved
                         .get(&m.name)
-                        .map(|t| crate::cli::log::format_time(*t))
+                        .map(|t| crate::memory::age::format_time(*t))
                         .into();
                     value
                 })
@@ -62,7 +62,7 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
         };
         let age = saved
             .get(&m.name)
-            .map(|(t, _)| format!("  (saved {})", crate::cli::log::format_age(*t, now)))
+            .map(|(t, _)| format!("  (saved {})", crate::memory::age::format_age(*t, now)))
             .unwrap_or_default();
         text.push_str(&format!(
             "{kind:<9} {:<24} {}{flag}{age}\n",

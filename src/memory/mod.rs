@@ -1,8 +1,10 @@
 //! The memory formats (DESIGN §3): taxonomy, topic files, the `MEMORY.md` index and its
 //! load-time truncation, and the store that turns every two-step save into one commit (§4).
 
+pub mod age;
 pub mod catalog;
 pub mod dates;
+pub mod diff;
 pub mod doctor;
 pub mod history;
 pub mod index;

@@ -1,6 +1,8 @@
 //! Team memory (DESIGN §8): a memory dir shared through a git remote, and how it merges.
 
 pub mod guard;
+pub mod init;
 pub mod merge;
 pub mod remote;
+pub mod status;
 pub mod sync;

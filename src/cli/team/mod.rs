@@ -1,0 +1,66 @@
+//! `memdir team`: team memory through a git remote the team already owns (DESIGN §8).
+
+use std::path::Path;
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::team::sync::{is_team_repo, team_dir};
+
+mod init;
+mod status;
+mod sync;
+
+/// Share memory with a team through a git remote: `<memory dir>/team/`.
+#[derive(Debug, clap::Args)]
+pub struct TeamArgs {
+    #[command(subcommand)]
+    pub command: TeamCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum TeamCommand {
+    /// Clone the team's remote into <memory dir>/team (an empty remote starts an empty team
+    /// memory) and register memdir's MEMORY.md merge driver.
+    Init {
+        /// The remote, as git takes it (ssh, https, a path).
+        #[arg(long, value_name = "URL")]
+        remote: String,
+    },
+    /// Ahead, behind, conflicts kept, last sync (no network).
+    Status {
+        /// Print JSON: {remote, branch, ahead, behind, conflicts, last_sync}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Commit what is pending, fetch, merge, push (never forced).
+    Sync {
+        /// Print JSON: {adopted, integrated, conflicts, pushed, attempts, incoming_secrets}.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    // Team memory lives and dies with auto memory.
+    resolved.check_enabled()?;
+    let memory_dir = resolved.location.dir.clone();
+    let dir = team_dir(&memory_dir);
+    match &args.command {
+        TeamCommand::Init { remote } => init::run(&memory_dir, &dir, remote, output),
+        TeamCommand::Status { json } => status::run(&dir, *json, output),
+        TeamCommand::Sync { json } => sync::run(&dir, *json, output),
+    }
+}
+
+/// Team commands other than `init` need the clone.
+fn require(dir: &Path) -> Result<(), Error> {
+    if is_team_repo(dir) {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "no team memory at {}: run memdir team init --remote URL",
+            dir.display()
+        )))
+    }
+}
