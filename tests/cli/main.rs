@@ -1,6 +1,10 @@
 //! memdir's integration tests: the real binary in a hermetic environment, every repository it
 //! writes checked with the real `git` program.
 
+// The quality and review tests print their figures for `--nocapture`; the lints against stray
+// output are for the product.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod common;
 
 mod adopt;
