@@ -32,7 +32,10 @@ fn main() -> ExitCode {
         // Claude Code starts a hook in the session's cwd; gone, there is nowhere to log.
         Err(_) if hook.is_some() => return ExitCode::from(EXIT_OK),
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: cannot read the current directory: {e}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: cannot read the current directory: {e}"
+            );
             return ExitCode::from(EXIT_FAILURE);
         }
     };

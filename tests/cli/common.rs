@@ -132,24 +132,26 @@ pub fn assert_git_clean(dir: &Path) {
     assert_eq!(status, "", "git status in {} is not clean", dir.display());
 }
 
-/// Commit subjects, newest first.
+/// Commit subjects, newest first: none when there is no repository or no commit yet; any other
+/// failure of git fails the test.
 pub fn subjects(dir: &Path) -> Vec<String> {
-    if !dir.join(".git").is_dir() {
+    if !dir.join(".git").exists() {
         return Vec::new();
     }
-    match std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["log", "--format=%s"])
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-    {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .map(str::to_string)
-            .collect(),
-        _ => Vec::new(),
+    let output = git_output(dir, &["log", "--format=%s"]);
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("does not have any commits yet"),
+            "git log in {} failed: {stderr}",
+            dir.display()
+        );
+        return Vec::new();
     }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 /// Run `command` with `input` on stdin; kill it when `limit` passes (then `None`).
@@ -291,6 +293,11 @@ impl TestEnv {
         std::env::var_os("MEMDIR_TEST_BIN")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_memdir")))
+    }
+
+    /// The binary under test as a bare command, for a test that builds its own environment.
+    pub fn binary_command() -> std::process::Command {
+        std::process::Command::new(Self::binary())
     }
 
     pub fn command(&self) -> std::process::Command {

@@ -15,8 +15,11 @@ fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cc-oracle/cases")
 }
 
-/// Build a case exactly where the recorder built it (`/tmp/memdir-oracle/<case>`, so that every
-/// path in the recording matches) and run `memdir context` there.
+/// Where the recorder built every case: the paths in the recordings are under it.
+const RECORDED_ROOT: &str = "/tmp/memdir-oracle";
+
+/// Build a case in a fresh temp folder (two test runs never share one) and run `memdir context`
+/// there; its output comes back with every path normalised to where the recorder built the case.
 fn run_case(case: &str) -> Vec<u8> {
     run_case_with(case, |_| ())
 }
@@ -24,8 +27,10 @@ fn run_case(case: &str) -> Vec<u8> {
 /// [`run_case`], calling `inspect` with the built project before it is removed.
 fn run_case_with(case: &str, inspect: impl FnOnce(&Path)) -> Vec<u8> {
     let dir = cases_dir().join(case);
-    let root = PathBuf::from("/tmp/memdir-oracle").join(case);
-    let _ = std::fs::remove_dir_all(&root);
+    let temp = tempfile::tempdir().expect("tempdir");
+    let base = temp.path().canonicalize().expect("canonical temp dir");
+    let root = base.join("memdir-oracle").join(case);
+    let recorded = PathBuf::from(RECORDED_ROOT).join(case);
     let home = root.join("home");
     let proj = root.join("proj");
     std::fs::create_dir_all(&home).expect("home");
@@ -47,7 +52,7 @@ fn run_case_with(case: &str, inspect: impl FnOnce(&Path)) -> Vec<u8> {
         Ok(rel) => proj.join(rel.trim()),
         Err(_) => proj.clone(),
     };
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_memdir"));
+    let mut cmd = crate::common::TestEnv::binary_command();
     cmd.env_clear()
         .current_dir(&cwd)
         .env("HOME", &home)
@@ -56,6 +61,7 @@ fn run_case_with(case: &str, inspect: impl FnOnce(&Path)) -> Vec<u8> {
     if let Ok(vars) = std::fs::read_to_string(dir.join("env")) {
         for line in vars.lines().filter(|l| !l.trim().is_empty()) {
             if let Some((k, v)) = line.split_once('=') {
+                let v = v.replace(&recorded.display().to_string(), &root.display().to_string());
                 cmd.env(k, v);
             }
         }
@@ -67,8 +73,42 @@ fn run_case_with(case: &str, inspect: impl FnOnce(&Path)) -> Vec<u8> {
         String::from_utf8_lossy(&output.stderr)
     );
     inspect(&proj);
-    let _ = std::fs::remove_dir_all(&root);
-    output.stdout
+    let text = String::from_utf8(output.stdout).expect("context is UTF-8");
+    normalise_paths(&text, &root, &recorded).into_bytes()
+}
+
+/// `text` with the paths under `root` written as under `recorded`: plain paths, and the
+/// sanitised folder names Claude Code derives from a repository's path (projects/<sanitised>),
+/// which change length and, past 200 characters, their hash with the path.
+fn normalise_paths(text: &str, root: &Path, recorded: &Path) -> String {
+    let mut repositories = vec![root.to_path_buf()];
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_name() == ".git" {
+                repositories.push(dir.clone());
+            } else if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                pending.push(path);
+            }
+        }
+    }
+    let moved = |path: &Path| recorded.join(path.strip_prefix(root).unwrap_or(path));
+    let mut replacements: Vec<(String, String)> = repositories
+        .iter()
+        .map(|repo| {
+            (
+                memdir::paths::sanitize(&repo.display().to_string()),
+                memdir::paths::sanitize(&moved(repo).display().to_string()),
+            )
+        })
+        .collect();
+    // The longest first: a repository's name holds its parent's as a prefix.
+    replacements.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+    replacements.push((root.display().to_string(), recorded.display().to_string()));
+    replacements
+        .iter()
+        .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
 }
 
 /// The blocks of a rendered stack, split at each `Contents of`.
@@ -96,7 +136,12 @@ fn rules_follow_the_filesystem_listing_order() {
             std::fs::read_to_string(cases_dir().join(case).join("expected.txt")).expect("expected");
         let mut listed = Vec::new();
         let got = run_case_with(case, |proj| {
-            listing_order(&proj.join(".claude/rules"), &mut listed)
+            listing_order(&proj.join(".claude/rules"), &mut listed);
+            // As the (normalised) output names them.
+            let recorded = Path::new(RECORDED_ROOT).join(case).join("proj");
+            for path in &mut listed {
+                *path = recorded.join(path.strip_prefix(proj).expect("under the project"));
+            }
         });
         let got = String::from_utf8_lossy(&got).into_owned();
         let (mut want_sorted, mut got_sorted) = (blocks(&want), blocks(&got));
