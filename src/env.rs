@@ -80,7 +80,7 @@ impl Environment {
     /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
     pub fn config_dir(&self) -> Result<PathBuf, EnvError> {
         match self.var("CLAUDE_CONFIG_DIR") {
-            Some(dir) => Ok(crate::paths::absolute_from(&self.cwd, Path::new(dir))),
+            Some(dir) => Ok(crate::lexical::absolute_from(&self.cwd, Path::new(dir))),
             None => Ok(self.home()?.join(".claude")),
         }
     }

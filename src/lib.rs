@@ -13,6 +13,7 @@ pub mod extract;
 pub mod fault;
 pub mod hooks;
 pub mod input;
+pub mod lexical;
 pub mod log_file;
 pub mod memory;
 pub mod paths;

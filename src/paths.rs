@@ -4,9 +4,10 @@
 //!
 //! Checked against Claude Code 2.1.332 (`cc-oracle/sanitize_vectors.jsonl` and recorded stacks).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::env::{EnvError, Environment};
+pub use crate::lexical::{absolute_from, normalize};
 use crate::settings::{Settings, SettingsLayer};
 
 #[derive(Debug, thiserror::Error)]
@@ -352,33 +353,6 @@ fn check_common(origin: &str, value: &str) -> Result<(), PathError> {
     } else {
         Ok(())
     }
-}
-
-/// `path` made absolute against `cwd`, without touching the filesystem.
-pub fn absolute_from(cwd: &Path, path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        cwd.join(path)
-    }
-}
-
-/// Lexical normalisation: `.` dropped, `..` pops; `None` if `..` would leave the root.
-pub fn normalize(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::Prefix(_) | Component::RootDir => out.push(component.as_os_str()),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() || out.as_os_str().is_empty() {
-                    return None;
-                }
-            }
-            Component::Normal(part) => out.push(part),
-        }
-    }
-    Some(out)
 }
 
 /// A memory dir that is a symlink must point inside its own parent folder (§10).
