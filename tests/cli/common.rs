@@ -376,6 +376,17 @@ impl TestEnv {
         run
     }
 
+    /// `text` as it reads the same on every machine and every day: this test's temp root as
+    /// `[ROOT]` (also inside the sanitised project folder name), ages as `[AGE]`.
+    pub fn normalised(&self, text: &str) -> String {
+        let root = self.root.display().to_string();
+        let text = text
+            .replace(&memdir::paths::sanitize(&root), "[SANITISED-ROOT]")
+            .replace(&root, "[ROOT]");
+        let ages = regex::Regex::new(r"\(saved [^)]*\)").expect("a valid pattern");
+        ages.replace_all(&text, "(saved [AGE])").into_owned()
+    }
+
     /// The memory dir memdir resolves for this environment.
     pub fn memory_dir(&self) -> PathBuf {
         PathBuf::from(self.ok(&["path"]).stdout.trim_end())

@@ -28,6 +28,7 @@ mod quality;
 mod review;
 mod save;
 mod secrets;
+mod snapshots;
 mod team;
 mod transcripts;
 mod truncate;
