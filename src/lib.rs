@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod fault;
 pub mod input;
+pub mod js;
 pub mod log_file;
 pub mod memory;
 pub mod paths;

@@ -18,8 +18,8 @@ use crate::memory::index::{Index, IndexLine};
 use crate::memory::store::{INDEX_FILE, Store, StoreError, title_from_name};
 use crate::memory::taxonomy::{MemoryType, validate_name};
 use crate::repo::{RepoError, TargetHead, TargetRepo};
-use crate::review::rule::Rule;
 use crate::review::proposals::{self, Proposal, ProposalError};
+use crate::review::rule::Rule;
 
 /// The instruction file a promotion adds to by default.
 pub const DEFAULT_FILE: &str = "CLAUDE.md";

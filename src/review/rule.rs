@@ -110,4 +110,3 @@ fn unbold_label(line: &str) -> String {
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
-

@@ -286,7 +286,7 @@ impl Loader<'_> {
         } else {
             Vec::new()
         };
-        if crate::memory::load::js_trim_str(&content).is_empty() {
+        if crate::js::trim(&content).is_empty() {
             return Vec::new();
         }
         let chars = content.encode_utf16().count();
@@ -445,7 +445,7 @@ impl Loader<'_> {
     /// The index as the model sees it, and a warning naming the entries that fell off.
     fn push_memory_index(&mut self, path: &Path, loaded: String, source: &str) {
         let content = model_visible_text(&loaded);
-        if crate::memory::load::js_trim_str(&content).is_empty() {
+        if crate::js::trim(&content).is_empty() {
             return;
         }
         let dropped: Vec<String> = crate::memory::load::invisible_entries(source)

@@ -23,6 +23,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use crate::js;
+
 /// The file's text with block-level HTML comments removed, as Claude Code does.
 ///
 /// A top-level HTML block whose source starts with `<!--` and contains `-->` loses every
@@ -41,14 +43,14 @@ pub fn strip_block_comments(text: &str) -> Cow<'_, str> {
         let tok = &lexer.toks[t];
         let Some(start) = tok.span else { continue };
         let len = tok.len;
-        let z = trim_start(tok.raw());
+        let z = js::trim_start_units(tok.raw());
         if !(starts_at_str(z, 0, "<!--") && contains_str(z, "-->")) {
             continue;
         }
         let end = start + len;
         let kept = remove_comments(js_slice(&src, start as i64, end as i64));
         out.extend_from_slice(js_slice(&src, taken as i64, start as i64));
-        if !trim(&kept).is_empty() {
+        if !js::trim_units(&kept).is_empty() {
             out.extend_from_slice(&kept);
         }
         taken = end;
@@ -94,10 +96,10 @@ fn walk(toks: &[Tok], owner: usize, found: &mut Imports, depth: usize) {
         match t.kind {
             Kind::Code | Kind::Codespan => continue,
             Kind::Html => {
-                let z = trim_start(t.raw());
+                let z = js::trim_start_units(t.raw());
                 if starts_at_str(z, 0, "<!--") && contains_str(z, "-->") {
                     let rest = remove_comments(t.raw());
-                    if !trim(&rest).is_empty() {
+                    if !js::trim_units(&rest).is_empty() {
                         scan_imports(&rest, found);
                     }
                 }
@@ -326,10 +328,10 @@ fn cp_at(s: &[u16], i: usize) -> i32 {
     hi as i32
 }
 
-/// JavaScript's `\s` (and what `trim` removes).
+/// JavaScript's `\s` (and what `trim` removes) for a code unit or code point, or -1.
 #[inline]
 fn is_js_ws(c: i32) -> bool {
-    matches!(c, 9..=13 | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
+    u32::try_from(c).is_ok_and(crate::js::is_whitespace_code)
 }
 
 /// The lexer's character class: 0 whitespace, 1 punctuation or symbol (`\p{P}|\p{S}`),
@@ -488,26 +490,6 @@ fn trim_end_ch(s: &[u16], ch: u16) -> &[u16] {
         e -= 1;
     }
     &s[..e]
-}
-
-fn trim_start(s: &[u16]) -> &[u16] {
-    let mut a = 0;
-    while a < s.len() && is_js_ws(s[a] as i32) {
-        a += 1;
-    }
-    &s[a..]
-}
-
-fn trim_end(s: &[u16]) -> &[u16] {
-    let mut e = s.len();
-    while e > 0 && is_js_ws(s[e - 1] as i32) {
-        e -= 1;
-    }
-    &s[..e]
-}
-
-fn trim(s: &[u16]) -> &[u16] {
-    trim_end(trim_start(s))
 }
 
 fn is_blank_js(s: &[u16]) -> bool {
@@ -1077,7 +1059,7 @@ fn fence_open(e: &[u16]) -> Option<usize> {
 
 /// Where the closing fence's line starts, if the fence is closed.
 fn fence_close(e: &[u16], n: usize) -> Option<usize> {
-    let fence = trim_start(&e[..n]).to_vec();
+    let fence = js::trim_start_units(&e[..n]).to_vec();
     let mut h = n;
     loop {
         // `/\n {0,3}(?=[`~])/g` from `h`
@@ -1139,7 +1121,7 @@ fn atx_heading_len(e: &[u16]) -> Option<usize> {
 fn atx_heading_text(raw: &[u16]) -> Vec<u16> {
     let o = raw.iter().position(|&c| c == HASH).unwrap_or(0);
     let h = run_of(raw, o, HASH);
-    let s = trim(from(raw, h));
+    let s = js::trim_units(from(raw, h));
     // `.replace(/(?:^| )#+$/, "")`
     let mut r = s.len();
     while r > 0 && s[r - 1] == HASH {
@@ -1154,7 +1136,7 @@ fn atx_heading_text(raw: &[u16]) -> Vec<u16> {
     } else {
         s
     };
-    trim(s).to_vec()
+    js::trim_units(s).to_vec()
 }
 
 /// The thematic break `-[\t ]*-[\t ]*-[-\t ]*` (or with `_`, `*`) followed by a line end, at
@@ -2332,7 +2314,7 @@ impl Lexer {
         while let Some(y) = next_item_marker(l_src.s(), l_end, kind) {
             let (item, mut z) = item_start(l_src.s(), l_end, y);
             let keep = if item_is_last(&item, l_src.s()) {
-                trim_end(&z).len()
+                js::trim_end_units(&z).len()
             } else {
                 z.len()
             };
@@ -2367,7 +2349,7 @@ impl Lexer {
         }
         self.last_child(list)?;
         let s = l_src.s();
-        let keep = l_taken.max(trim_end(js_slice(s, 0, l_end as i64)).len());
+        let keep = l_taken.max(js::trim_end_units(js_slice(s, 0, l_end as i64)).len());
         self.toks[list].len = l_before.len() + js_slice(s, 0, keep as i64).len();
         Some(list)
     }
@@ -2389,7 +2371,7 @@ impl Lexer {
             let mut y = Vec::new();
             item_lines(&mut item, body, end, &mut y);
             let k = if item_is_last(&item, s) {
-                trim_end(&y)
+                js::trim_end_units(&y)
             } else {
                 &y[..]
             };
@@ -3135,7 +3117,7 @@ impl Lexer {
             if h == -1 {
                 return Some(end);
             }
-            return Some(trim_end(js_slice(e, 0, n as i64 + h + 2)).len());
+            return Some(js::trim_end_units(js_slice(e, 0, n as i64 + h + 2)).len());
         }
         let mut d = dest.len() as i64 - 1;
         while d >= 1 && dest[(d - 1) as usize] == BSL {

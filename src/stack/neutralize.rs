@@ -1099,24 +1099,9 @@ fn is_invisible(c: char) -> bool {
     in_ranges(c, INVISIBLE)
 }
 
-/// JavaScript's `\s`.
-fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
 /// What may separate `source` from its `=`.
 fn is_assign_gap(c: char) -> bool {
-    is_js_space(c) || c == '\u{2800}' || is_invisible(c)
+    crate::js::is_whitespace(c) || c == '\u{2800}' || is_invisible(c)
 }
 
 /// Continuation codes of the reading (the later letters of a ligature),

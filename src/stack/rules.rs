@@ -7,6 +7,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::js;
+
 /// A file's text without its frontmatter, and its `paths:` globs when it is conditional.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frontmatter<'a> {
@@ -48,7 +50,7 @@ fn match_block(text: &str) -> Option<(&str, &str)> {
     // `\s*\n`: greedy white space, backing off to its last newline.
     let ws_end = rest
         .char_indices()
-        .find(|&(_, c)| !is_js_space(c))
+        .find(|&(_, c)| !js::is_whitespace(c))
         .map_or(rest.len(), |(i, _)| i);
     let newline = rest[..ws_end].rfind('\n')?;
     let yaml_start = 3 + newline + 1;
@@ -57,12 +59,8 @@ fn match_block(text: &str) -> Option<(&str, &str)> {
     let yaml = &after_open[..close];
     let mut tail = &after_open[close + 3..];
     // `\s*\n?`: all white space (newlines included) is consumed by `\s*`.
-    tail = tail.trim_start_matches(is_js_space);
+    tail = js::trim_start(tail);
     Some((yaml, tail))
-}
-
-fn is_js_space(c: char) -> bool {
-    crate::memory::load::js_trim_str(c.encode_utf8(&mut [0; 4])).is_empty()
 }
 
 #[derive(Deserialize)]
