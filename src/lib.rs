@@ -11,6 +11,7 @@ pub mod env;
 pub mod error;
 pub mod extract;
 pub mod fault;
+pub mod glob;
 pub mod input;
 pub mod js;
 pub mod log_file;
