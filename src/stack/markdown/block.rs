@@ -7,9 +7,9 @@ use crate::js;
 
 use super::html::html_interrupts_at;
 use super::utf16::{
-    GT, HASH, LF, LT, SP, TAB, TICK, TILDE, any_line_end, at, at_eol, count_spaces, index_of_unit,
-    is_ascii_alpha, is_digit, is_js_ws, js_slice, line_end, run_of, skip_indent, skip_tabs_spaces,
-    slice_from, starts_at, starts_at_str, trim_end_ch,
+    BACKTICK, GT, HASH, LF, LT, SPACE, TAB, TILDE, any_line_end, at_eol, code_at, count_spaces,
+    index_of_unit, is_ascii_alpha, is_digit, is_js_space, js_slice, line_end, run_of, skip_indent,
+    skip_tabs_spaces, slice_from, starts_at, starts_at_str, trim_end_ch,
 };
 
 /// `/ {0,3}\t| {4}/y` at `o`.
@@ -18,14 +18,14 @@ pub(super) fn code_indent(s: &[u16], o: usize) -> Option<usize> {
     if sp >= 4 {
         return Some(o + 4);
     }
-    (at(s, o + sp) == TAB as i32).then_some(o + sp + 1)
+    (code_at(s, o + sp) == TAB as i32).then_some(o + sp + 1)
 }
 
 /// `/[\t\n ]*$|[\t\n ]*\n|/y` at `p`.
 pub(super) fn blank_tail(s: &[u16], p: usize) -> usize {
     let mut r = p;
     let mut last_nl = None;
-    while r < s.len() && matches!(s[r], LF | TAB | SP) {
+    while r < s.len() && matches!(s[r], LF | TAB | SPACE) {
         if s[r] == LF {
             last_nl = Some(r);
         }
@@ -61,9 +61,9 @@ pub(super) fn indented_code_text(e: &[u16]) -> Vec<u16> {
         let h = any_line_end(e, o) + 1;
         let g = skip_indent(e, o);
         let y = if g - o == 3 {
-            at(e, g) == SP as i32
+            code_at(e, g) == SPACE as i32
         } else {
-            g == o && at(e, g) == TAB as i32
+            g == o && code_at(e, g) == TAB as i32
         };
         n.extend_from_slice(js_slice(e, (if y { g + 1 } else { g }) as i64, h as i64));
         o = h;
@@ -74,10 +74,10 @@ pub(super) fn indented_code_text(e: &[u16]) -> Vec<u16> {
 /// `/ {0,3}(?:`{3,}(?![^\n`]*`)|~{3,})/y`: the end of an opening fence.
 pub(super) fn fence_open(e: &[u16]) -> Option<usize> {
     let k = skip_indent(e, 0);
-    let c = at(e, k);
-    if c == TICK as i32 {
-        let r = run_of(e, k, TICK);
-        if r - k < 3 || e[r..line_end(e, r)].contains(&TICK) {
+    let c = code_at(e, k);
+    if c == BACKTICK as i32 {
+        let r = run_of(e, k, BACKTICK);
+        if r - k < 3 || e[r..line_end(e, r)].contains(&BACKTICK) {
             return None;
         }
         return Some(r);
@@ -99,8 +99,8 @@ pub(super) fn fence_close(e: &[u16], n: usize) -> Option<usize> {
         let mut i = h;
         while let Some(p) = index_of_unit(e, LF, i) {
             let sp = count_spaces(e, p + 1);
-            let c = at(e, p + 1 + sp);
-            if sp <= 3 && (c == TICK as i32 || c == TILDE as i32) {
+            let c = code_at(e, p + 1 + sp);
+            if sp <= 3 && (c == BACKTICK as i32 || c == TILDE as i32) {
                 found = Some((p, p + 1 + sp));
                 break;
             }
@@ -110,10 +110,10 @@ pub(super) fn fence_close(e: &[u16], n: usize) -> Option<usize> {
         if starts_at(e, pos, &fence) {
             // `/[`~]* *(?![^\n])/y`
             let mut q = pos + fence.len();
-            while q < e.len() && (e[q] == TICK || e[q] == TILDE) {
+            while q < e.len() && (e[q] == BACKTICK || e[q] == TILDE) {
                 q += 1;
             }
-            q = run_of(e, q, SP);
+            q = run_of(e, q, SPACE);
             if at_eol(e, q) {
                 return Some(nl + 1);
             }
@@ -138,8 +138,8 @@ pub(super) fn atx_heading_len(e: &[u16]) -> Option<usize> {
     if r == k || r - k > 6 {
         return None;
     }
-    let c = at(e, r);
-    if c != -1 && !is_js_ws(c) {
+    let c = code_at(e, r);
+    if c != -1 && !is_js_space(c) {
         return None;
     }
     let t = any_line_end(e, r);
@@ -163,7 +163,7 @@ pub(super) fn atx_heading_text(raw: &[u16]) -> Vec<u16> {
         s
     } else if r == 0 {
         &s[..0]
-    } else if s[r - 1] == SP {
+    } else if s[r - 1] == SPACE {
         &s[..r - 1]
     } else {
         s
@@ -174,13 +174,13 @@ pub(super) fn atx_heading_text(raw: &[u16]) -> Vec<u16> {
 /// The thematic break `-[\t ]*-[\t ]*-[-\t ]*` (or with `_`, `*`) followed by a line end, at
 /// `k`; answers the end of the line.
 pub(super) fn hr_body(s: &[u16], k: usize) -> Option<usize> {
-    let c = at(s, k);
+    let c = code_at(s, k);
     if !(c == 45 || c == 95 || c == 42) {
         return None;
     }
     let mut count = 0;
     let mut j = k;
-    while j < s.len() && (s[j] as i32 == c || s[j] == SP || s[j] == TAB) {
+    while j < s.len() && (s[j] as i32 == c || s[j] == SPACE || s[j] == TAB) {
         if s[j] as i32 == c {
             count += 1;
         }
@@ -198,7 +198,7 @@ pub(super) fn hr_at(s: &[u16], p: usize) -> Option<usize> {
 pub(super) fn space_len(e: &[u16]) -> usize {
     let mut r = 0;
     let mut last_nl = None;
-    while r < e.len() && matches!(e[r], LF | TAB | SP) {
+    while r < e.len() && matches!(e[r], LF | TAB | SPACE) {
         if e[r] == LF {
             last_nl = Some(r);
         }
@@ -208,7 +208,7 @@ pub(super) fn space_len(e: &[u16]) -> usize {
         return e.len();
     }
     let j = skip_tabs_spaces(e, 0);
-    if at(e, j) != LF as i32 {
+    if code_at(e, j) != LF as i32 {
         return 0;
     }
     match last_nl {
@@ -220,7 +220,7 @@ pub(super) fn space_len(e: &[u16]) -> usize {
 /// `/ {0,3}(?:\d{1,9}[).]|[-+*])/` at `p`: the end of a list marker.
 pub(super) fn marker_at(s: &[u16], p: usize) -> Option<usize> {
     let k = skip_indent(s, p);
-    let c = at(s, k);
+    let c = code_at(s, k);
     if c == 45 || c == 43 || c == 42 {
         return Some(k + 1);
     }
@@ -228,16 +228,16 @@ pub(super) fn marker_at(s: &[u16], p: usize) -> Option<usize> {
         return None;
     }
     let mut d = k;
-    while is_digit(at(s, d)) {
+    while is_digit(code_at(s, d)) {
         d += 1;
     }
-    (d - k <= 9 && matches!(at(s, d), 41 | 46)).then_some(d + 1)
+    (d - k <= 9 && matches!(code_at(s, d), 41 | 46)).then_some(d + 1)
 }
 
 /// `/ {0,3}(?:\d{1,9}[).]|[-+*])(?![^\t\n ])/y` at `p`.
 pub(super) fn list_marker(s: &[u16], p: usize) -> Option<usize> {
     let m = marker_at(s, p)?;
-    matches!(at(s, m), -1 | 9 | 10 | 32).then_some(m)
+    matches!(code_at(s, m), -1 | 9 | 10 | 32).then_some(m)
 }
 
 /// `/^ {0,3}(?:\d{1,9}[).]|[-+*])(?:[\t ][^\n]+)?(?![^\n])\n?/.test(e)`.
@@ -245,9 +245,9 @@ pub(super) fn list_starts(e: &[u16]) -> bool {
     let Some(m) = marker_at(e, 0) else {
         return false;
     };
-    match at(e, m) {
+    match code_at(e, m) {
         -1 | 10 => true,
-        9 | 32 => !matches!(at(e, m + 1), -1 | 10),
+        9 | 32 => !matches!(code_at(e, m + 1), -1 | 10),
         _ => false,
     }
 }
@@ -256,20 +256,20 @@ pub(super) fn list_starts(e: &[u16]) -> bool {
 /// line that ends a paragraph.
 pub(super) fn interrupts_paragraph(s: &[u16], p: usize) -> bool {
     let k = skip_indent(s, p);
-    let c = at(s, k);
+    let c = code_at(s, k);
     let hit = match c {
         62 => true,
-        45 | 43 | 42 if at(s, k + 1) == 32 => true,
-        49 if matches!(at(s, k + 1), 41 | 46) && at(s, k + 2) == 32 => true,
+        45 | 43 | 42 if code_at(s, k + 1) == 32 => true,
+        49 if matches!(code_at(s, k + 1), 41 | 46) && code_at(s, k + 2) == 32 => true,
         35 => {
             let r = run_of(s, k, HASH);
-            let n = at(s, r);
-            r - k <= 6 && (n == -1 || is_js_ws(n))
+            let n = code_at(s, r);
+            r - k <= 6 && (n == -1 || is_js_space(n))
         }
         96 => {
-            let r = run_of(s, k, TICK);
+            let r = run_of(s, k, BACKTICK);
             let t = line_end(s, r);
-            r - k >= 3 && t < s.len() && !s[r..t].contains(&TICK)
+            r - k >= 3 && t < s.len() && !s[r..t].contains(&BACKTICK)
         }
         126 => starts_at_str(s, k, "~~~") && line_end(s, k) < s.len(),
         _ => false,
@@ -278,7 +278,7 @@ pub(super) fn interrupts_paragraph(s: &[u16], p: usize) -> bool {
         return true;
     }
     let sp = count_spaces(s, p);
-    if at(s, p + sp) == LF as i32 {
+    if code_at(s, p + sp) == LF as i32 {
         return true;
     }
     html_interrupts_at(s, p)
@@ -303,28 +303,28 @@ pub(super) fn paragraph_len(e: &[u16]) -> usize {
 /// `/ {0,3}(?:-+|=+) *(?![^\n])\n*/y` at `n`.
 pub(super) fn setext_underline(e: &[u16], n: usize) -> Option<usize> {
     let k = skip_indent(e, n);
-    let c = at(e, k);
+    let c = code_at(e, k);
     if c != 45 && c != 61 {
         return None;
     }
     let r = run_of(e, k, c as u16);
-    let q = run_of(e, r, SP);
+    let q = run_of(e, r, SPACE);
     at_eol(e, q).then(|| run_of(e, q, LF))
 }
 
-/// `/(?![-+*] |\d{1,9}[).] | {0,3}(?:[\t#>]|```|~~~|<[^\n>]+>\n)| {4}).*\n/y` at `n`: a line
+/// `/(?![-+*] |\d{1,9}[).] | {0,3}(?:[\t#>]|```|~~~|<[^\n>]+>\n)| {4}).*\n/y` code_at `n`: a line
 /// that can be part of a setext heading's text.
 pub(super) fn setext_text_line(e: &[u16], n: usize) -> Option<usize> {
-    let c = at(e, n);
-    if matches!(c, 45 | 43 | 42) && at(e, n + 1) == 32 {
+    let c = code_at(e, n);
+    if matches!(c, 45 | 43 | 42) && code_at(e, n + 1) == 32 {
         return None;
     }
     if is_digit(c) {
         let mut d = n;
-        while is_digit(at(e, d)) {
+        while is_digit(code_at(e, d)) {
             d += 1;
         }
-        if d - n <= 9 && matches!(at(e, d), 41 | 46) && at(e, d + 1) == 32 {
+        if d - n <= 9 && matches!(code_at(e, d), 41 | 46) && code_at(e, d + 1) == 32 {
             return None;
         }
     }
@@ -333,7 +333,7 @@ pub(super) fn setext_text_line(e: &[u16], n: usize) -> Option<usize> {
         return None;
     }
     let k = n + sp;
-    match at(e, k) {
+    match code_at(e, k) {
         9 | 35 | 62 => return None,
         96 if starts_at_str(e, k, "```") => return None,
         126 if starts_at_str(e, k, "~~~") => return None,
@@ -342,23 +342,23 @@ pub(super) fn setext_text_line(e: &[u16], n: usize) -> Option<usize> {
             while j < e.len() && e[j] != LF && e[j] != GT {
                 j += 1;
             }
-            if j > k + 1 && at(e, j) == GT as i32 && at(e, j + 1) == LF as i32 {
+            if j > k + 1 && code_at(e, j) == GT as i32 && code_at(e, j + 1) == LF as i32 {
                 return None;
             }
         }
         _ => {}
     }
     let t = any_line_end(e, n);
-    (at(e, t) == LF as i32).then_some(t + 1)
+    (code_at(e, t) == LF as i32).then_some(t + 1)
 }
 
 /// `/[^\S\n]*\n/y` at `n`.
 pub(super) fn blank_line_at(e: &[u16], n: usize) -> bool {
     let mut i = n;
-    while i < e.len() && e[i] != LF && is_js_ws(e[i] as i32) {
+    while i < e.len() && e[i] != LF && is_js_space(e[i] as i32) {
         i += 1;
     }
-    at(e, i) == LF as i32
+    code_at(e, i) == LF as i32
 }
 
 /// Where a setext underline could start (positive), or `!(how far the text lines go)`.
@@ -392,9 +392,9 @@ pub(super) fn strip_quote_markers(e: &[u16]) -> Vec<u16> {
     while o < e.len() {
         let mut h = o;
         let k = skip_indent(e, o);
-        if at(e, k) == GT as i32 {
+        if code_at(e, k) == GT as i32 {
             h = k + 1;
-            if matches!(at(e, h), 9 | 32) {
+            if matches!(code_at(e, h), 9 | 32) {
                 h += 1;
             }
         }
@@ -407,7 +407,7 @@ pub(super) fn strip_quote_markers(e: &[u16]) -> Vec<u16> {
 
 /// `/^ {0,3}>/` at `p` (`p` may be past the end).
 pub(super) fn quote_marker_at(s: &[u16], p: usize) -> bool {
-    p <= s.len() && at(s, skip_indent(s, p)) == GT as i32
+    p <= s.len() && code_at(s, skip_indent(s, p)) == GT as i32
 }
 
 /// `/[\t ]*(?![^\n])| {0,3}(?:\d{1,9}[).]|[-+*])(?:[\t ][^\n]|\n)/y` at `p`.
@@ -418,9 +418,9 @@ pub(super) fn blank_or_marker_line(s: &[u16], p: usize) -> bool {
     let Some(m) = marker_at(s, p) else {
         return false;
     };
-    match at(s, m) {
+    match code_at(s, m) {
         10 => true,
-        9 | 32 => !matches!(at(s, m + 1), -1 | 10),
+        9 | 32 => !matches!(code_at(s, m + 1), -1 | 10),
         _ => false,
     }
 }
@@ -434,15 +434,15 @@ pub(super) fn last_line_opens_block(s: &[u16], p: usize) -> bool {
     }
     let k = skip_indent(s, p);
     if starts_at_str(s, k, "```") {
-        let r = run_of(s, k, TICK);
-        return !s[r..].iter().any(|&c| c == TICK || c == LF);
+        let r = run_of(s, k, BACKTICK);
+        return !s[r..].iter().any(|&c| c == BACKTICK || c == LF);
     }
     starts_at_str(s, k, "~~~") && !s[k..].contains(&LF)
 }
 
-/// `#|```|~~~|(?:- *- *-[- ]*|_ *_ *_[_ ]*|[*] *[*] *[*][* ]*)$` at `w` of a line.
+/// `#|```|~~~|(?:- *- *-[- ]*|_ *_ *_[_ ]*|[*] *[*] *[*][* ]*)$` code_at `w` of a line.
 pub(super) fn opens_block_line(y: &[u16], w: usize) -> bool {
-    let c = at(y, w);
+    let c = code_at(y, w);
     if c == HASH as i32 || starts_at_str(y, w, "```") || starts_at_str(y, w, "~~~") {
         return true;
     }
@@ -453,7 +453,7 @@ pub(super) fn opens_block_line(y: &[u16], w: usize) -> bool {
     for &u in &y[w..] {
         if u as i32 == c {
             count += 1;
-        } else if u != SP {
+        } else if u != SPACE {
             return false;
         }
     }
@@ -462,28 +462,28 @@ pub(super) fn opens_block_line(y: &[u16], w: usize) -> bool {
 
 /// The first non-space index (tabs count as non-space), or the length.
 pub(super) fn first_non_space(y: &[u16]) -> usize {
-    y.iter().position(|&c| c != SP).unwrap_or(y.len())
+    y.iter().position(|&c| c != SPACE).unwrap_or(y.len())
 }
 
 /// `/^[\t ]*$/`.
 pub(super) fn only_tabs_spaces(y: &[u16]) -> bool {
-    y.iter().all(|&c| c == SP || c == TAB)
+    y.iter().all(|&c| c == SPACE || c == TAB)
 }
 
 /// A line that ends a list item when it starts within `D` columns: the case-insensitive
-/// `#|```|~~~|HR$|<!--|<[A-Z].*>|(?:\d{1,9}[).]|[-+*])(?![^\t ])` at `w`.
+/// `#|```|~~~|HR$|<!--|<[A-Z].*>|(?:\d{1,9}[).]|[-+*])(?![^\t ])` code_at `w`.
 pub(super) fn ends_list_item(y: &[u16], w: usize) -> bool {
     if opens_block_line(y, w) || starts_at_str(y, w, "<!--") {
         return true;
     }
-    if at(y, w) == LT as i32 && is_ascii_alpha(at(y, w + 1)) {
+    if code_at(y, w) == LT as i32 && is_ascii_alpha(code_at(y, w + 1)) {
         let t = any_line_end(y, w + 2);
         if y[(w + 2).min(t)..t].contains(&GT) {
             return true;
         }
     }
     // `w` is at the line's first non-space, so `marker_at` finds no indentation to skip.
-    matches!(marker_at(y, w), Some(m) if matches!(at(y, m), -1 | 9 | 32))
+    matches!(marker_at(y, w), Some(m) if matches!(code_at(y, m), -1 | 9 | 32))
 }
 
 /// `/^(?: {0,3}\t| {4})[\t ]*[^\t ]/`.
@@ -504,7 +504,7 @@ pub(super) fn expand_tabs(y: &[u16]) -> Vec<u16> {
     let mut x = Vec::with_capacity(y.len());
     for &c in y {
         if c == TAB {
-            x.extend_from_slice(&[SP; 4]);
+            x.extend_from_slice(&[SPACE; 4]);
         } else {
             x.push(c);
         }
@@ -514,7 +514,7 @@ pub(super) fn expand_tabs(y: &[u16]) -> Vec<u16> {
 
 /// `/\n[\t ]*$/`.
 pub(super) fn ends_in_blank_line(raw: &[u16]) -> bool {
-    let t = raw.iter().rposition(|&c| c != SP && c != TAB);
+    let t = raw.iter().rposition(|&c| c != SPACE && c != TAB);
     matches!(t, Some(i) if raw[i] == LF)
 }
 
@@ -538,7 +538,7 @@ pub(super) fn dedent_continuations(s: &[u16]) -> Vec<u16> {
 pub(super) fn strip_leading_blank(s: &[u16]) -> &[u16] {
     let n = s
         .iter()
-        .take_while(|&&c| matches!(c, LF | TAB | SP))
+        .take_while(|&&c| matches!(c, LF | TAB | SPACE))
         .count();
     &s[n..]
 }

@@ -17,7 +17,7 @@ use super::utf16::{INFINITY, LF, View, concat, js_slice, line_end, slice_from};
 
 impl Lexer {
     pub(super) fn blockquote(&mut self, rest: &View) -> Option<usize> {
-        let s = rest.s();
+        let s = rest.units();
         if !quote_marker_at(s, 0) || self.depth >= MAX_DEPTH {
             return None;
         }
@@ -43,13 +43,13 @@ impl Lexer {
         self.depth -= 1;
         self.top = saved_top;
         let ctx = &self.ctxs[c];
-        self.toks[tok].len = ctx.before.len() + js_slice(ctx.src.s(), 0, ctx.end as i64).len();
+        self.toks[tok].len = ctx.before.len() + js_slice(ctx.src.units(), 0, ctx.end as i64).len();
         self.ctxs.truncate(c);
         Some(tok)
     }
 
     pub(super) fn list(&mut self, rest: &View) -> Option<usize> {
-        let s0 = rest.s();
+        let s0 = rest.units();
         if !list_starts(s0) || self.depth >= MAX_DEPTH {
             return None;
         }
@@ -59,9 +59,9 @@ impl Lexer {
         let mut l_src = rest.clone();
         let mut l_end = 0usize;
         let mut l_taken = 0usize;
-        while let Some(y) = next_item_marker(l_src.s(), l_end, kind) {
-            let (item, mut z) = item_start(l_src.s(), l_end, y);
-            let keep = if item_is_last(&item, l_src.s()) {
+        while let Some(y) = next_item_marker(l_src.units(), l_end, kind) {
+            let (item, mut z) = item_start(l_src.units(), l_end, y);
+            let keep = if item_is_last(&item, l_src.units()) {
                 js::trim_end_units(&z).len()
             } else {
                 z.len()
@@ -96,7 +96,7 @@ impl Lexer {
             self.ctxs.truncate(c);
         }
         self.last_child(list)?;
-        let s = l_src.s();
+        let s = l_src.units();
         let keep = l_taken.max(js::trim_end_units(js_slice(s, 0, l_end as i64)).len());
         self.toks[list].len = l_before.len() + js_slice(s, 0, keep as i64).len();
         Some(list)
@@ -106,7 +106,7 @@ impl Lexer {
     /// list item the lines indented under it (its geometry updated).
     pub(super) fn gather(&mut self, c: usize) -> Vec<u16> {
         let src = self.ctxs[c].src.clone();
-        let s = src.s();
+        let s = src.units();
         let end = self.ctxs[c].end;
         if let Some(mut item) = self.ctxs[c].item.take() {
             let whole = !under_indented(s, end + 1, item.indent);
@@ -146,7 +146,7 @@ impl Lexer {
     /// Lazy continuation lines for the container `c` (nested in a container when `nested`).
     pub(super) fn lazy_take(&mut self, c: usize, nested: bool) -> Option<Vec<u16>> {
         let ctx = &self.ctxs[c];
-        let s = ctx.src.s();
+        let s = ctx.src.units();
         let g = ctx.end;
         let found = match &ctx.item {
             None => lazy_run(s, g, nested),
@@ -253,8 +253,8 @@ impl Lexer {
                         k = k[d..].to_vec();
                     }
                     let rest = self.levels[lv].rest.clone();
-                    self.levels[lv].passed.extend_from_slice(rest.s());
-                    self.ctxs[ic].before.extend_from_slice(rest.s());
+                    self.levels[lv].passed.extend_from_slice(rest.units());
+                    self.ctxs[ic].before.extend_from_slice(rest.units());
                     let joined = View::new(if k.is_empty() {
                         y.clone()
                     } else {
@@ -323,7 +323,7 @@ impl Lexer {
         let is_rest = self
             .block_rest
             .as_ref()
-            .is_some_and(|b| b.len() == y.len() && b.s() == &y[..]);
+            .is_some_and(|b| b.len() == y.len() && b.units() == &y[..]);
         let heading = self.setext(&y, is_rest);
         let c = match heading {
             Some(hd) => Some(hd),

@@ -10,8 +10,9 @@ use super::links::reference;
 use super::token::Kind;
 use super::unicode::{char_class, is_letter_or_number_unit, is_punct, is_space_class};
 use super::utf16::{
-    BANG, BSL, GT, LBR, LPAR, LT, RBR, RPAR, STAR, TICK, UNDER, at, cp_at, index_of_unit,
-    is_line_term, js_slice, last_index_of_unit, run_of, slice_from,
+    BACKSLASH, BACKTICK, BANG, CLOSE_BRACKET, CLOSE_PAREN, GT, LT, OPEN_BRACKET, OPEN_PAREN, STAR,
+    UNDERSCORE, code_at, code_point_at, index_of_unit, is_line_term, js_slice, last_index_of_unit,
+    run_of, slice_from,
 };
 
 impl Lexer {
@@ -19,15 +20,15 @@ impl Lexer {
     pub(super) fn em_strong(&mut self, text: &Rc<[u16]>, st: &InlineState) -> Option<usize> {
         let n = &text[st.pos..];
         let mask = st.mask.as_deref()?;
-        let y = at(n, 0);
-        if y != STAR as i32 && y != UNDER as i32 {
+        let y = code_at(n, 0);
+        if y != STAR as i32 && y != UNDERSCORE as i32 {
             return None;
         }
         if n.len() <= self.notes.after_marks {
             self.notes.after_marks = n.len() - run_of(n, 1, y as u16);
         }
         let c = n.len().checked_sub(self.notes.after_marks)?;
-        if c == n.len() || is_space_class(at(n, c)) {
+        if c == n.len() || is_space_class(code_at(n, c)) {
             return None;
         }
         if !can_open(n, c, st.before) {
@@ -62,7 +63,7 @@ impl Lexer {
         let cached = self.notes.closers[slot];
         if let Some((last, _)) = cached
             && ((e.len() - n.min(e.len())) as i64) < last as i64
-            && at(e, n + 1) != ch as i32
+            && code_at(e, n + 1) != ch as i32
         {
             return None;
         }
@@ -84,14 +85,14 @@ impl Lexer {
             {
                 return None;
             }
-            let mut ie = at(e, t - 1);
+            let mut ie = code_at(e, t - 1);
             if (0xDC00..=0xDFFF).contains(&ie) && t >= n + 2 {
-                let se = cp_at(e, t - 2);
+                let se = code_point_at(e, t - 2);
                 if se > 0xFFFF {
                     ie = se;
                 }
             }
-            let after = cp_at(e, q);
+            let after = code_point_at(e, q);
             let ce = if ie == -1 { 0 } else { char_class(ie) };
             let ae = if after == -1 { 0 } else { char_class(after) };
             let both = if ce == ae {
@@ -141,46 +142,50 @@ impl Lexer {
 /// before it.
 pub(super) fn can_open(n: &[u16], c: usize, before: Option<u16>) -> bool {
     let Some(b) = before else { return true };
-    let next = cp_at(n, c);
+    let next = code_point_at(n, c);
     let next_class = if next == -1 { 0 } else { char_class(next) };
     if next_class == 2 {
         return n[0] == STAR || !is_letter_or_number_unit(b);
     }
-    b != STAR && b != UNDER && char_class(b as i32) != 2
+    b != STAR && b != UNDERSCORE && char_class(b as i32) != 2
 }
 
 /// Skips an orphan `*` inside `__strong__` (or `_` inside `**strong**`), as marked does.
 pub(super) fn skip_orphans(e: &[u16], n: usize, star: bool) -> usize {
-    let (outer, inner) = if star { (UNDER, STAR) } else { (STAR, UNDER) };
-    let plain = |c: u16| c != STAR && c != UNDER;
+    let (outer, inner) = if star {
+        (UNDERSCORE, STAR)
+    } else {
+        (STAR, UNDERSCORE)
+    };
+    let plain = |c: u16| c != STAR && c != UNDERSCORE;
     let mut i = n;
     while i < e.len() && plain(e[i]) {
         i += 1;
     }
-    if !(at(e, i) == outer as i32 && at(e, i + 1) == outer as i32) {
+    if !(code_at(e, i) == outer as i32 && code_at(e, i + 1) == outer as i32) {
         return n;
     }
     i += 2;
     while i < e.len() && plain(e[i]) {
         i += 1;
     }
-    if at(e, i) != inner as i32 {
+    if code_at(e, i) != inner as i32 {
         return n;
     }
     i += 1;
     while i < e.len() && plain(e[i]) {
         i += 1;
     }
-    if at(e, i) == outer as i32 && at(e, i + 1) == outer as i32 {
+    if code_at(e, i) == outer as i32 && code_at(e, i + 1) == outer as i32 {
         return i.max(n);
     }
     n
 }
 
 pub(super) fn blank_mask(len: usize) -> Vec<u16> {
-    let mut v = vec![LBR];
+    let mut v = vec![OPEN_BRACKET];
     v.resize(len.saturating_sub(1).max(1), b'a' as u16);
-    v.push(RBR);
+    v.push(CLOSE_BRACKET);
     v
 }
 
@@ -188,27 +193,27 @@ pub(super) fn blank_mask(len: usize) -> Vec<u16> {
 pub(super) fn mask_references(e: &[u16], links: &HashSet<Vec<u16>>) -> Vec<u16> {
     let mut out: Vec<u16> = Vec::new();
     let mut h = 0usize;
-    let mut g = index_of_unit(e, LBR, 0);
+    let mut g = index_of_unit(e, OPEN_BRACKET, 0);
     while let Some(gi) = g {
         let r = reference(e, gi);
         let mut k: i64 = r.as_ref().map_or(-1, |r| r.end as i64);
         if let Some(r) = &r
             && r.short
-            && at(e, r.end) == LPAR as i32
+            && code_at(e, r.end) == OPEN_PAREN as i32
         {
             let ku = r.end;
-            k = if ku >= 2 && e[ku - 2] == LBR && ku - gi == r.label.len() + 4 {
+            k = if ku >= 2 && e[ku - 2] == OPEN_BRACKET && ku - gi == r.label.len() + 4 {
                 ku as i64 - 2
             } else {
                 -1
             };
         }
         if k == -1 {
-            g = index_of_unit(e, LBR, gi + 1);
+            g = index_of_unit(e, OPEN_BRACKET, gi + 1);
             continue;
         }
         let k = k as usize;
-        let open = last_index_of_unit(e, LBR, k as i64 - 1) + 1;
+        let open = last_index_of_unit(e, OPEN_BRACKET, k as i64 - 1) + 1;
         let key = js_slice(e, open, k as i64 - 1);
         if links.contains(key) {
             let c = if gi > h && e[gi - 1] == BANG {
@@ -220,7 +225,7 @@ pub(super) fn mask_references(e: &[u16], links: &HashSet<Vec<u16>>) -> Vec<u16> 
             out.extend(blank_mask(k - c));
             h = k;
         }
-        g = index_of_unit(e, LBR, k);
+        g = index_of_unit(e, OPEN_BRACKET, k);
     }
     if h == 0 {
         return e.to_vec();
@@ -237,28 +242,29 @@ pub(super) fn mask_spans(e: &[u16]) -> Vec<u16> {
     let mut p = last_index;
     while p < e.len() {
         let matched = match e[p] {
-            LBR => {
+            OPEN_BRACKET => {
                 let mut q = p + 1;
-                while q < e.len() && e[q] != LBR && e[q] != RBR {
+                while q < e.len() && e[q] != OPEN_BRACKET && e[q] != CLOSE_BRACKET {
                     q += 1;
                 }
-                (at(e, q) == RBR as i32 && at(e, q + 1) == LPAR as i32).then_some(q + 2)
+                (code_at(e, q) == CLOSE_BRACKET as i32 && code_at(e, q + 1) == OPEN_PAREN as i32)
+                    .then_some(q + 2)
             }
             LT => {
                 let mut q = p + 1;
                 while q < e.len() && e[q] != LT && e[q] != GT {
                     q += 1;
                 }
-                (at(e, q) == GT as i32).then_some(q + 1)
+                (code_at(e, q) == GT as i32).then_some(q + 1)
             }
-            TICK => index_of_unit(e, TICK, p + 1).map(|q| q + 1),
+            BACKTICK => index_of_unit(e, BACKTICK, p + 1).map(|q| q + 1),
             _ => None,
         };
         let Some(m_end) = matched else {
             p += 1;
             continue;
         };
-        let y: i64 = if e[p] == LBR {
+        let y: i64 = if e[p] == OPEN_BRACKET {
             paren_group_end(e, m_end)
         } else {
             m_end as i64
@@ -281,17 +287,17 @@ pub(super) fn paren_group_end(e: &[u16], n: usize) -> i64 {
     let mut h = n;
     while h < e.len() {
         let g = e[h];
-        if g == BSL {
+        if g == BACKSLASH {
             h += 1;
             if h == e.len() || is_line_term(e[h] as i32) {
                 return -1;
             }
-        } else if g == LPAR {
+        } else if g == OPEN_PAREN {
             depth += 1;
             if depth > 2 {
                 return -1;
             }
-        } else if g == RPAR {
+        } else if g == CLOSE_PAREN {
             depth -= 1;
             if depth == 0 {
                 return h as i64 + 1;
@@ -306,16 +312,16 @@ pub(super) fn paren_group_end(e: &[u16], n: usize) -> i64 {
 pub(super) fn mask_escapes(e: &[u16]) -> Vec<u16> {
     let mut out: Vec<u16> = Vec::with_capacity(e.len());
     let mut o = 0usize;
-    let mut h = index_of_unit(e, BSL, 0);
+    let mut h = index_of_unit(e, BACKSLASH, 0);
     while let Some(hh) = h {
-        let g = cp_at(e, hh + 1);
+        let g = code_point_at(e, hh + 1);
         if is_punct(g) {
             let astral = g > 0xFFFF;
             out.extend_from_slice(&e[o..hh]);
             out.extend(std::iter::repeat_n(b'+' as u16, if astral { 3 } else { 2 }));
             o = hh + if astral { 3 } else { 2 };
         }
-        h = index_of_unit(e, BSL, o.max(hh + 1));
+        h = index_of_unit(e, BACKSLASH, o.max(hh + 1));
     }
     out.extend_from_slice(slice_from(e, o));
     out

@@ -4,9 +4,9 @@
 
 use super::unicode::is_space_class;
 use super::utf16::{
-    GT, LF, LT, SP, TAB, ascii_lower, at, at_eol, c16, eq_str, index_of, index_of_str,
-    index_of_unit, is_ascii_alpha, is_js_ws, is_word, line_end, run_of, skip_indent,
-    skip_tabs_spaces, skip_ws, starts_at_ci, starts_at_str,
+    GT, LF, LT, SPACE, TAB, ascii_code, ascii_lower, at_eol, code_at, eq_str, index_of,
+    index_of_str, index_of_unit, is_ascii_alpha, is_js_space, is_word, line_end, run_of,
+    skip_indent, skip_tabs_spaces, skip_ws, starts_at_ci, starts_at_str,
 };
 
 /// Tag names that open an HTML block of CommonMark's kind 6.
@@ -87,20 +87,20 @@ pub(super) fn is_block_tag(name: &[u16]) -> bool {
 
 /// `/(?:[\n >]|\/>)/y` at `k`.
 pub(super) fn tag_name_end(s: &[u16], k: usize) -> bool {
-    let c = at(s, k);
-    c == 10 || c == 32 || c == 62 || (c == 47 && at(s, k + 1) == 62)
+    let c = code_at(s, k);
+    c == 10 || c == 32 || c == 62 || (c == 47 && code_at(s, k + 1) == 62)
 }
 
 /// `/<(?:!--|script|pre|style|textarea|\/?(?:TAGS)(?:[\n >]|\/>))/y` (case-sensitive).
 pub(super) fn html_interrupts_at(s: &[u16], p: usize) -> bool {
-    if at(s, p) != LT as i32 {
+    if code_at(s, p) != LT as i32 {
         return false;
     }
     let q = p + 1;
     if starts_at_str(s, q, "!--") || RAW_TAGS.iter().any(|t| starts_at_str(s, q, t)) {
         return true;
     }
-    let q = if at(s, q) == 47 { q + 1 } else { q };
+    let q = if code_at(s, q) == 47 { q + 1 } else { q };
     BLOCK_TAGS
         .iter()
         .any(|t| starts_at_str(s, q, t) && tag_name_end(s, q + t.len()))
@@ -109,7 +109,7 @@ pub(super) fn html_interrupts_at(s: &[u16], p: usize) -> bool {
 /// `/ {0,3}<(?:!--|(?:script|pre|style|textarea)[\s>]|\/?(?:TAGS)(?:[\n >]|\/>))/iy`.
 pub(super) fn html_block_starts_at(s: &[u16], p: usize) -> bool {
     let k = skip_indent(s, p);
-    if at(s, k) != LT as i32 {
+    if code_at(s, k) != LT as i32 {
         return false;
     }
     let q = k + 1;
@@ -118,13 +118,13 @@ pub(super) fn html_block_starts_at(s: &[u16], p: usize) -> bool {
     }
     for t in RAW_TAGS {
         if starts_at_ci(s, q, t) {
-            let c = at(s, q + t.len());
-            if c == 62 || (c != -1 && is_js_ws(c)) {
+            let c = code_at(s, q + t.len());
+            if c == 62 || (c != -1 && is_js_space(c)) {
                 return true;
             }
         }
     }
-    let q = if at(s, q) == 47 { q + 1 } else { q };
+    let q = if code_at(s, q) == 47 { q + 1 } else { q };
     BLOCK_TAGS
         .iter()
         .any(|t| starts_at_ci(s, q, t) && tag_name_end(s, q + t.len()))
@@ -132,7 +132,7 @@ pub(super) fn html_block_starts_at(s: &[u16], p: usize) -> bool {
 
 /// `/[A-Z][-\w]*/iy` at `n`: the end of a tag name, or `n`.
 pub(super) fn tag_name(s: &[u16], n: usize) -> usize {
-    if !is_ascii_alpha(at(s, n)) {
+    if !is_ascii_alpha(code_at(s, n)) {
         return n;
     }
     let mut i = n + 1;
@@ -153,7 +153,7 @@ pub(super) fn past_blank_line(s: &[u16], n: usize) -> usize {
     while let Some(p) = index_of_unit(s, LF, i) {
         let mut r = p + 1;
         let mut last_nl = None;
-        while r < s.len() && (s[r] == LF || s[r] == TAB || s[r] == SP) {
+        while r < s.len() && (s[r] == LF || s[r] == TAB || s[r] == SPACE) {
             if s[r] == LF {
                 last_nl = Some(r);
             }
@@ -170,15 +170,21 @@ pub(super) fn past_blank_line(s: &[u16], n: usize) -> usize {
 /// One attribute, `/ +[:A-Z_][-.:\w]*(?: *= *(?:[^\s"'<=>`]+|'[^\n']*'|"[^\n"]*"))?/iy`
 /// (`ws` false) or its inline form with `\s` and multi-line quotes (`ws` true).
 pub(super) fn attribute(s: &[u16], p: usize, ws: bool) -> Option<usize> {
-    let is_gap = |c: i32| if ws { c != -1 && is_js_ws(c) } else { c == 32 };
+    let is_gap = |c: i32| {
+        if ws {
+            c != -1 && is_js_space(c)
+        } else {
+            c == 32
+        }
+    };
     let mut i = p;
-    while is_gap(at(s, i)) {
+    while is_gap(code_at(s, i)) {
         i += 1;
     }
     if i == p {
         return None;
     }
-    let c = at(s, i);
+    let c = code_at(s, i);
     if !(c == 58 || c == 95 || is_ascii_alpha(c)) {
         return None;
     }
@@ -188,30 +194,30 @@ pub(super) fn attribute(s: &[u16], p: usize, ws: bool) -> Option<usize> {
     }
     let name_end = i;
     let mut j = i;
-    while is_gap(at(s, j)) {
+    while is_gap(code_at(s, j)) {
         j += 1;
     }
-    if at(s, j) != 61 {
+    if code_at(s, j) != 61 {
         return Some(name_end);
     }
     j += 1;
-    while is_gap(at(s, j)) {
+    while is_gap(code_at(s, j)) {
         j += 1;
     }
-    let c = at(s, j);
+    let c = code_at(s, j);
     if c == 39 || c == 34 {
         let mut k = j + 1;
         while k < s.len() && s[k] as i32 != c && (ws || s[k] != LF) {
             k += 1;
         }
-        return Some(if at(s, k) == c { k + 1 } else { name_end });
+        return Some(if code_at(s, k) == c { k + 1 } else { name_end });
     }
-    let plain = |c: i32| c != -1 && !is_js_ws(c) && !matches!(c, 34 | 39 | 60 | 61 | 62 | 96);
+    let plain = |c: i32| c != -1 && !is_js_space(c) && !matches!(c, 34 | 39 | 60 | 61 | 62 | 96);
     if !plain(c) {
         return Some(name_end);
     }
     let mut k = j;
-    while plain(at(s, k)) {
+    while plain(code_at(s, k)) {
         k += 1;
     }
     Some(k)
@@ -232,16 +238,16 @@ pub(super) fn attributes(s: &[u16], p: usize, ws: bool) -> usize {
 /// The length of a block-level HTML token at the start of `e`, if there is one.
 pub(super) fn html_block_len(e: &[u16]) -> Option<usize> {
     let n = skip_indent(e, 0);
-    if at(e, n) != LT as i32 {
+    if code_at(e, n) != LT as i32 {
         return None;
     }
     let o = n + 1;
-    let h = at(e, o);
+    let h = code_at(e, o);
     let eat_newlines = |x: usize| run_of(e, x, LF);
-    if h == c16(b'?') {
+    if h == ascii_code(b'?') {
         return Some(eat_newlines(past_pattern(e, "?>", o + 1)));
     }
-    if h == c16(b'!') {
+    if h == ascii_code(b'!') {
         if starts_at_str(e, o + 1, "--") {
             return Some(eat_newlines(line_end(e, past_pattern(e, "-->", o + 1))));
         }
@@ -257,7 +263,7 @@ pub(super) fn html_block_len(e: &[u16]) -> Option<usize> {
     let y = if closing { o + 1 } else { o };
     let k = tag_name(e, y);
     let name: Vec<u16> = e[y..k].iter().map(|&c| ascii_lower(c)).collect();
-    let after = at(e, k);
+    let after = code_at(e, k);
     if RAW_TAGS.iter().any(|t| starts_at_str(&name, 0, t)) {
         let exact = RAW_TAGS.iter().any(|t| eq_str(&name, t));
         if !closing && exact && (after == 62 || is_space_class(after)) {
@@ -274,12 +280,12 @@ pub(super) fn html_block_len(e: &[u16]) -> Option<usize> {
     let d = if closing {
         // `/\s*>/y`
         let q = skip_ws(e, k);
-        (at(e, q) == 62).then_some(q + 1)
+        (code_at(e, q) == 62).then_some(q + 1)
     } else {
         // `/ *\/?>/y` after the attributes
-        let q = run_of(e, attributes(e, k, false), SP);
-        let q = if at(e, q) == 47 { q + 1 } else { q };
-        (at(e, q) == 62).then_some(q + 1)
+        let q = run_of(e, attributes(e, k, false), SPACE);
+        let q = if code_at(e, q) == 47 { q + 1 } else { q };
+        (code_at(e, q) == 62).then_some(q + 1)
     };
     match d {
         Some(d) if at_eol(e, skip_tabs_spaces(e, d)) => Some(past_blank_line(e, d)),

@@ -9,8 +9,8 @@ use crate::js;
 use super::lexer::MAX_DEPTH;
 use super::token::{Kind, Tok, children};
 use super::utf16::{
-    AT, BSL, HASH, SP, contains_str, index_of_unit, is_js_ws, remove_comments, replace_all,
-    starts_at_str, utf16_to_string,
+    AT, BACKSLASH, HASH, SPACE, contains_str, index_of_unit, is_js_space, remove_comments,
+    replace_all, starts_at_str, utf16_to_string,
 };
 
 #[derive(Default)]
@@ -49,8 +49,8 @@ pub(super) fn scan_imports(s: &[u16], found: &mut Imports) {
     let group_end = |mut q: usize| -> usize {
         loop {
             match s.get(q) {
-                Some(&c) if c != BSL && !is_js_ws(c as i32) => q += 1,
-                Some(&BSL) if s.get(q + 1) == Some(&SP) => q += 2,
+                Some(&c) if c != BACKSLASH && !is_js_space(c as i32) => q += 1,
+                Some(&BACKSLASH) if s.get(q + 1) == Some(&SPACE) => q += 2,
                 _ => return q,
             }
         }
@@ -65,7 +65,7 @@ pub(super) fn scan_imports(s: &[u16], found: &mut Imports) {
             let ok = if at_pos == 0 {
                 from == 0
             } else {
-                at_pos > from && is_js_ws(s[at_pos - 1] as i32)
+                at_pos > from && is_js_space(s[at_pos - 1] as i32)
             };
             if ok {
                 let e = group_end(at_pos + 1);
@@ -85,8 +85,8 @@ pub(super) fn scan_imports(s: &[u16], found: &mut Imports) {
         if h.is_empty() {
             continue;
         }
-        let h: Cow<'_, [u16]> = if h.contains(&BSL) {
-            Cow::Owned(replace_all(h, &[BSL, SP], &[SP]))
+        let h: Cow<'_, [u16]> = if h.contains(&BACKSLASH) {
+            Cow::Owned(replace_all(h, &[BACKSLASH, SPACE], &[SPACE]))
         } else {
             Cow::Borrowed(h)
         };

@@ -14,9 +14,10 @@ use super::links::{
 use super::lookahead::{Absent, Notes};
 use super::token::Kind;
 use super::utf16::{
-    BANG, BSL, GT, LBR, LF, LPAR, LT, RBR, RPAR, SP, TICK, UNDER, at, count_spaces, index_of_unit,
-    is_ascii_alpha, is_digit, is_js_ws, is_line_term, is_word, js_slice, last_index_of_unit,
-    replace_all, run_of, skip_ws, starts_at_str,
+    BACKSLASH, BACKTICK, BANG, CLOSE_BRACKET, CLOSE_PAREN, GT, LF, LT, OPEN_BRACKET, OPEN_PAREN,
+    SPACE, UNDERSCORE, code_at, count_spaces, index_of_unit, is_ascii_alpha, is_digit, is_js_space,
+    is_line_term, is_word, js_slice, last_index_of_unit, replace_all, run_of, skip_ws,
+    starts_at_str,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -129,7 +130,7 @@ impl Lexer {
                         last = Some(t);
                     }
                 }
-                if !by_text || raw.last() != Some(&UNDER) {
+                if !by_text || raw.last() != Some(&UNDERSCORE) {
                     before = if by_text { raw.last().copied() } else { None };
                 }
                 pos += raw_len;
@@ -175,8 +176,8 @@ impl Lexer {
         let e = &src[pos..];
         match m {
             InlineMethod::Escape => {
-                let c = at(e, 1);
-                let ok = at(e, 0) == BSL as i32
+                let c = code_at(e, 1);
+                let ok = code_at(e, 0) == BACKSLASH as i32
                     && (33..=126).contains(&c)
                     && !is_ascii_alpha(c)
                     && !is_digit(c);
@@ -184,11 +185,11 @@ impl Lexer {
             }
             InlineMethod::Br => {
                 // `/(?:\\|  +)\n/y`, before the text's trailing whitespace
-                let o = if at(e, 0) == BSL as i32 {
-                    (at(e, 1) == LF as i32).then_some(2)
+                let o = if code_at(e, 0) == BACKSLASH as i32 {
+                    (code_at(e, 1) == LF as i32).then_some(2)
                 } else {
                     let s = count_spaces(e, 0);
-                    (s >= 2 && at(e, s) == LF as i32).then_some(s + 1)
+                    (s >= 2 && code_at(e, s) == LF as i32).then_some(s + 1)
                 }?;
                 self.notes
                     .before_end_space(e, o)
@@ -206,12 +207,12 @@ impl Lexer {
                 Some(Piece::Token(link))
             }
             InlineMethod::Link => {
-                let n = usize::from(at(e, 0) == BANG as i32);
-                if at(e, n) != LBR as i32 {
+                let n = usize::from(code_at(e, 0) == BANG as i32);
+                if code_at(e, n) != OPEN_BRACKET as i32 {
                     return None;
                 }
                 let o = label_close(e, n + 1)?;
-                if at(e, o + 1) != LPAR as i32 {
+                if code_at(e, o + 1) != OPEN_PAREN as i32 {
                     return None;
                 }
                 let end = self.link_destination(e, o + 1)?;
@@ -219,8 +220,8 @@ impl Lexer {
                 Some(Piece::Token(self.link_token(&e[..end], &label)))
             }
             InlineMethod::Reflink => {
-                let o = usize::from(at(e, 0) == BANG as i32);
-                if at(e, o) != LBR as i32 {
+                let o = usize::from(code_at(e, 0) == BANG as i32);
+                if code_at(e, o) != OPEN_BRACKET as i32 {
                     return None;
                 }
                 let r = reference(e, o)?;
@@ -231,7 +232,7 @@ impl Lexer {
                 Some(Piece::Token(self.link_token(&e[..r.end], &label)))
             }
             InlineMethod::Codespan => {
-                let n = run_of(e, 0, TICK);
+                let n = run_of(e, 0, BACKTICK);
                 if n == 0 {
                     return None;
                 }
@@ -247,13 +248,13 @@ impl Lexer {
     }
 
     pub(super) fn link_token(&mut self, raw: &[u16], label: &[u16]) -> usize {
-        if at(raw, 0) == BANG as i32 {
+        if code_at(raw, 0) == BANG as i32 {
             return self.itok(Kind::Image, raw.len());
         }
         let text = replace_all(
-            &replace_all(label, &[BSL, LBR], &[LBR]),
-            &[BSL, RBR],
-            &[RBR],
+            &replace_all(label, &[BACKSLASH, OPEN_BRACKET], &[OPEN_BRACKET]),
+            &[BACKSLASH, CLOSE_BRACKET],
+            &[CLOSE_BRACKET],
         );
         let t = self.itok(Kind::Link, raw.len());
         self.inline_tokens(Rc::from(text), t);
@@ -266,13 +267,13 @@ impl Lexer {
         if self.notes.is_absent(e, key, n) {
             return None;
         }
-        let mut g = index_of_unit(e, TICK, n);
+        let mut g = index_of_unit(e, BACKTICK, n);
         while let Some(p) = g {
-            let y = run_of(e, p, TICK);
+            let y = run_of(e, p, BACKTICK);
             if y - p == n {
                 return Some(y);
             }
-            g = index_of_unit(e, TICK, y);
+            g = index_of_unit(e, BACKTICK, y);
         }
         self.notes.note_absent(e, key, n);
         None
@@ -280,10 +281,10 @@ impl Lexer {
 
     /// Raw inline HTML at the start of `e`: its length.
     pub(super) fn inline_html(&mut self, e: &[u16]) -> Option<usize> {
-        if at(e, 0) != LT as i32 {
+        if code_at(e, 0) != LT as i32 {
             return None;
         }
-        match at(e, 1) {
+        match code_at(e, 1) {
             0x3F => self.notes.past(e, Absent::Pi, "?>", 2),
             0x21 => {
                 if starts_at_str(e, 2, "--") {
@@ -294,18 +295,18 @@ impl Lexer {
                 }
                 // `/[A-Z]+\s/iy`
                 let mut i = 2;
-                while is_ascii_alpha(at(e, i)) {
+                while is_ascii_alpha(code_at(e, i)) {
                     i += 1;
                 }
-                let c = at(e, i);
-                if i == 2 || c == -1 || !is_js_ws(c) {
+                let c = code_at(e, i);
+                if i == 2 || c == -1 || !is_js_space(c) {
                     return None;
                 }
                 self.notes.past(e, Absent::Gt, ">", i + 1)
             }
             0x2F => {
                 // `/[A-Z][-:\w]*\s*>/iy` at 2
-                if !is_ascii_alpha(at(e, 2)) {
+                if !is_ascii_alpha(code_at(e, 2)) {
                     return None;
                 }
                 let mut i = 3;
@@ -315,7 +316,7 @@ impl Lexer {
                     i += 1;
                 }
                 let i = skip_ws(e, i);
-                (at(e, i) == GT as i32).then_some(i + 1)
+                (code_at(e, i) == GT as i32).then_some(i + 1)
             }
             _ => {
                 let o = tag_name(e, 1);
@@ -324,8 +325,12 @@ impl Lexer {
                 }
                 // attributes, then `/\s*\/?>/y`
                 let q = skip_ws(e, attributes(e, o, true));
-                let q = if at(e, q) == b'/' as i32 { q + 1 } else { q };
-                (at(e, q) == GT as i32).then_some(q + 1)
+                let q = if code_at(e, q) == b'/' as i32 {
+                    q + 1
+                } else {
+                    q
+                };
+                (code_at(e, q) == GT as i32).then_some(q + 1)
             }
         }
     }
@@ -338,19 +343,19 @@ impl Lexer {
         while i < e.len() && simple(e[i]) {
             i += 1;
         }
-        if i > n + 1 && at(e, i) == RPAR as i32 {
+        if i > n + 1 && code_at(e, i) == CLOSE_PAREN as i32 {
             return Some(i + 1);
         }
-        if !self.notes.is_ahead(e, RPAR, n) {
+        if !self.notes.is_ahead(e, CLOSE_PAREN, n) {
             return None;
         }
         let g = skip_ws(e, n + 1);
-        let angle = at(e, g) == LT as i32;
+        let angle = code_at(e, g) == LT as i32;
         if angle && !self.notes.is_ahead(e, GT, g) {
             return None;
         }
         let k = (g..e.len())
-            .find(|&i| e[i] < 0x21 || is_js_ws(e[i] as i32))
+            .find(|&i| e[i] < 0x21 || is_js_space(e[i] as i32))
             .unwrap_or(e.len());
         let mut found: Option<(usize, i64, i64)> = None;
         let first = if angle { 0 } else { 1 };
@@ -363,10 +368,10 @@ impl Lexer {
             if attempt == 0 {
                 let mut q = g + 1;
                 loop {
-                    match at(e, q) {
+                    match code_at(e, q) {
                         -1 | 10 | 0x3C | 0x3E => break,
                         0x5C => {
-                            let d = at(e, q + 1);
+                            let d = code_at(e, q + 1);
                             if d == -1 || is_line_term(d) {
                                 break;
                             }
@@ -375,13 +380,13 @@ impl Lexer {
                         _ => q += 1,
                     }
                 }
-                y = if q > g + 1 && at(e, q) == GT as i32 {
+                y = if q > g + 1 && code_at(e, q) == GT as i32 {
                     q as i64 + 1
                 } else {
                     -1
                 };
             } else if attempt == 2 {
-                y = last_index_of_unit(e, RPAR, k as i64 - 1);
+                y = last_index_of_unit(e, CLOSE_PAREN, k as i64 - 1);
                 if y < g as i64 {
                     z = n as i64 + 1;
                     y = z;
@@ -399,7 +404,7 @@ impl Lexer {
             return Some(js::trim_end_units(js_slice(e, 0, n as i64 + h + 2)).len());
         }
         let mut d = dest.len() as i64 - 1;
-        while d >= 1 && dest[(d - 1) as usize] == BSL {
+        while d >= 1 && dest[(d - 1) as usize] == BACKSLASH {
             d -= 1;
         }
         if dest.last() != Some(&GT) || (dest.len() as i64 - 1 - d) % 2 == 1 {
@@ -411,8 +416,8 @@ impl Lexer {
     /// Where a text run starting at `e` ends.
     pub(super) fn text_len(&mut self, e: &[u16]) -> usize {
         // `/`+|[^]/y`
-        let h = if at(e, 0) == TICK as i32 {
-            run_of(e, 0, TICK)
+        let h = if code_at(e, 0) == BACKTICK as i32 {
+            run_of(e, 0, BACKTICK)
         } else {
             1
         };
@@ -422,18 +427,18 @@ impl Lexer {
             if matches!(c, 0x21 | 0x2A | 0x3C | 0x5B | 0x5C | 0x5F | 0x60) {
                 return y;
             }
-            if c == SP && at(e, y + 1) == SP as i32 {
+            if c == SPACE && code_at(e, y + 1) == SPACE as i32 {
                 // `  \n`, found at its first two spaces
                 let mut j = y;
-                while at(e, j) == SP as i32 {
+                while code_at(e, j) == SPACE as i32 {
                     j += 1;
                 }
-                if at(e, j) == LF as i32 {
+                if code_at(e, j) == LF as i32 {
                     if !self.notes.before_end_space(e, j) {
                         return e.len();
                     }
                     let mut k = j;
-                    while k > h && e[k - 1] == SP {
+                    while k > h && e[k - 1] == SPACE {
                         k -= 1;
                     }
                     return k;

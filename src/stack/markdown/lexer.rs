@@ -14,7 +14,9 @@ use super::links::{link_definition, normalize_label};
 use super::list_item::Item;
 use super::lookahead::Notes;
 use super::token::{Kind, NONE, ROOT, Tok};
-use super::utf16::{INFINITY, LF, View, at, concat, js_slice, line_end, skip_indent, trim_end_ch};
+use super::utf16::{
+    INFINITY, LF, View, code_at, concat, js_slice, line_end, skip_indent, trim_end_ch,
+};
 
 /// How deep containers (block quotes, list items) and inline spans (emphasis, links) are
 /// lexed before the rest of a nested part is left as it is.
@@ -264,7 +266,7 @@ impl Lexer {
         let owner = self.levels[lv].owner;
         if k.is_none() && !self.levels[lv].passed.is_empty() {
             let passed = std::mem::take(&mut self.levels[lv].passed);
-            o = View::new(concat(&passed, o.s()));
+            o = View::new(concat(&passed, o.units()));
             self.no_setext_until = INFINITY;
         }
         loop {
@@ -301,7 +303,7 @@ impl Lexer {
                 let passed = std::mem::take(&mut self.levels[lv].passed);
                 if !passed.is_empty() {
                     o = if klen < passed.len() {
-                        View::new(concat(&passed, o.s())).skip(klen)
+                        View::new(concat(&passed, o.units())).skip(klen)
                     } else {
                         o.skip(klen - passed.len())
                     };
@@ -325,7 +327,7 @@ impl Lexer {
                 return false;
             }
             self.block_rest = Some(o.clone());
-            let methods = block_methods(at(o.s(), skip_indent(o.s(), 0)));
+            let methods = block_methods(code_at(o.units(), skip_indent(o.units(), 0)));
             k = None;
             while k.is_none() {
                 let Some(&m) = methods.get(h) else {
@@ -366,7 +368,7 @@ impl Lexer {
     }
 
     pub(super) fn block_method(&mut self, m: Method, rest: &View) -> Option<usize> {
-        let s = rest.s();
+        let s = rest.units();
         match m {
             Method::Space => {
                 let n = space_len(s);
@@ -416,7 +418,7 @@ impl Lexer {
     }
 
     pub(super) fn definition(&mut self, rest: &View) -> Option<usize> {
-        let s = rest.s();
+        let s = rest.units();
         let (len, label) = link_definition(s)?;
         let tag = normalize_label(&label);
         let t = self.tok(Kind::Def, &s[..len], &tag);

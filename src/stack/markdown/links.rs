@@ -2,21 +2,22 @@
 //! reference links, inline link destinations and titles, and autolinks.
 
 use super::utf16::{
-    AT, BSL, GT, LBR, LF, LPAR, LT, RBR, RPAR, SP, TICK, any_line_end, at, at_eol, c16, contains,
-    index_of_unit, is_ascii_alpha, is_digit, is_js_ws, is_line_term, is_word, js_lower,
-    last_index_of_unit, run_of, skip_indent, skip_tabs_spaces, skip_ws, starts_at,
+    AT, BACKSLASH, BACKTICK, CLOSE_BRACKET, CLOSE_PAREN, GT, LF, LT, OPEN_BRACKET, OPEN_PAREN,
+    SPACE, any_line_end, ascii_code, at_eol, code_at, contains, index_of_unit, is_ascii_alpha,
+    is_digit, is_js_space, is_line_term, is_word, js_lower, last_index_of_unit, run_of,
+    skip_indent, skip_tabs_spaces, skip_ws, starts_at,
 };
 
 /// `/(?:[^[\\\]]+|\\.)*/` from `n`, then `]` with some non-space in between: the `]` index.
 pub(super) fn label_end(e: &[u16], n: usize) -> Option<usize> {
     let mut o = n;
     loop {
-        let c = at(e, o);
-        if c == -1 || c == LBR as i32 || c == RBR as i32 {
+        let c = code_at(e, o);
+        if c == -1 || c == OPEN_BRACKET as i32 || c == CLOSE_BRACKET as i32 {
             break;
         }
-        if c == BSL as i32 {
-            let d = at(e, o + 1);
+        if c == BACKSLASH as i32 {
+            let d = code_at(e, o + 1);
             if d == -1 || is_line_term(d) {
                 break;
             }
@@ -25,13 +26,13 @@ pub(super) fn label_end(e: &[u16], n: usize) -> Option<usize> {
             o += 1;
         }
     }
-    (at(e, o) == RBR as i32 && skip_ws(e, n) < o).then_some(o)
+    (code_at(e, o) == CLOSE_BRACKET as i32 && skip_ws(e, n) < o).then_some(o)
 }
 
 /// Spaces, then at most one newline and the next line's indentation.
 pub(super) fn def_gap(e: &[u16], n: usize) -> usize {
-    let o = run_of(e, n, SP);
-    if at(e, o) == LF as i32 {
+    let o = run_of(e, n, SPACE);
+    if code_at(e, o) == LF as i32 {
         skip_tabs_spaces(e, o + 1)
     } else {
         o
@@ -40,7 +41,7 @@ pub(super) fn def_gap(e: &[u16], n: usize) -> usize {
 
 /// Spaces to the end of the line, then the newlines: the end, or -1.
 pub(super) fn def_line_end(e: &[u16], n: usize) -> i64 {
-    let o = run_of(e, n, SP);
+    let o = run_of(e, n, SPACE);
     if at_eol(e, o) {
         run_of(e, o, LF) as i64
     } else {
@@ -59,7 +60,7 @@ pub(super) fn closing_quote(
     let mut y: i64 = -1;
     while let Some(p) = g {
         y = p as i64;
-        if p == n + 1 || e[p - 1] != BSL {
+        if p == n + 1 || e[p - 1] != BACKSLASH {
             break;
         }
         g = index_of_unit(e, close, p + 1);
@@ -76,7 +77,7 @@ pub(super) fn def_tail(e: &[u16], h: usize) -> Option<usize> {
     let g = def_gap(e, h);
     let mut y: i64 = -1;
     if g > h {
-        match at(e, g) {
+        match code_at(e, g) {
             34 => y = closing_quote(e, g, b'"' as u16, def_line_end),
             39 => {
                 y = index_of_unit(e, b'\'' as u16, g + 1).map_or(-1, |p| p as i64);
@@ -86,9 +87,9 @@ pub(super) fn def_tail(e: &[u16], h: usize) -> Option<usize> {
             }
             40 => {
                 let p = (g + 1..e.len())
-                    .find(|&i| e[i] == LPAR || e[i] == RPAR)
+                    .find(|&i| e[i] == OPEN_PAREN || e[i] == CLOSE_PAREN)
                     .unwrap_or(e.len());
-                y = if at(e, p) == RPAR as i32 {
+                y = if code_at(e, p) == CLOSE_PAREN as i32 {
                     p as i64
                 } else {
                     -1
@@ -112,18 +113,18 @@ pub(super) fn def_tail(e: &[u16], h: usize) -> Option<usize> {
 /// A link reference definition at the start of `e`: its length and raw label.
 pub(super) fn link_definition(e: &[u16]) -> Option<(usize, Vec<u16>)> {
     let n = skip_indent(e, 0);
-    if at(e, n) != LBR as i32 {
+    if code_at(e, n) != OPEN_BRACKET as i32 {
         return None;
     }
     let o = label_end(e, n + 1)?;
-    if o <= n + 1 || at(e, o + 1) != c16(b':') {
+    if o <= n + 1 || code_at(e, o + 1) != ascii_code(b':') {
         return None;
     }
     let label = e[n + 1..o].to_vec();
     let g = def_gap(e, o + 2);
-    if at(e, g) != LT as i32 {
+    if code_at(e, g) != LT as i32 {
         let k = (g..e.len())
-            .find(|&i| is_js_ws(e[i] as i32))
+            .find(|&i| is_js_space(e[i] as i32))
             .unwrap_or(e.len());
         if k == g {
             return None;
@@ -149,11 +150,11 @@ pub(super) fn normalize_label(label: &[u16]) -> Vec<u16> {
     let mut out = Vec::with_capacity(label.len());
     let mut i = 0;
     while i < label.len() {
-        if is_js_ws(label[i] as i32) {
-            while i < label.len() && is_js_ws(label[i] as i32) {
+        if is_js_space(label[i] as i32) {
+            while i < label.len() && is_js_space(label[i] as i32) {
                 i += 1;
             }
-            out.push(SP);
+            out.push(SPACE);
         } else {
             out.push(label[i]);
             i += 1;
@@ -166,22 +167,22 @@ pub(super) fn normalize_label(label: &[u16]) -> Vec<u16> {
 /// code spans and escapes skipped).
 pub(super) fn label_close(e: &[u16], n: usize) -> Option<usize> {
     let mut nested = false;
-    let special = |c: u16| matches!(c, LBR | RBR | BSL | TICK);
+    let special = |c: u16| matches!(c, OPEN_BRACKET | CLOSE_BRACKET | BACKSLASH | BACKTICK);
     let mut h = (n..e.len()).find(|&i| special(e[i])).unwrap_or(e.len());
     while h < e.len() {
         match e[h] {
-            BSL => {
+            BACKSLASH => {
                 h += 1;
                 if h == e.len() || is_line_term(e[h] as i32) {
                     return None;
                 }
             }
-            TICK => {
+            BACKTICK => {
                 if !nested {
-                    h = index_of_unit(e, TICK, h + 1)?;
+                    h = index_of_unit(e, BACKTICK, h + 1)?;
                 }
             }
-            LBR => {
+            OPEN_BRACKET => {
                 if nested {
                     return None;
                 }
@@ -210,7 +211,7 @@ pub(super) struct Reference {
 pub(super) fn reference(e: &[u16], n: usize) -> Option<Reference> {
     if let Some(o) = label_close(e, n + 1) {
         let k = o + 1;
-        if at(e, k) == LBR as i32
+        if code_at(e, k) == OPEN_BRACKET as i32
             && let Some(c) = label_end(e, k + 1)
         {
             let label = if c > k + 1 { k + 1..c } else { n + 1..o };
@@ -223,7 +224,7 @@ pub(super) fn reference(e: &[u16], n: usize) -> Option<Reference> {
         }
     }
     let h = label_end(e, n + 1)?;
-    let end = if starts_at(e, h + 1, &[LBR, RBR]) {
+    let end = if starts_at(e, h + 1, &[OPEN_BRACKET, CLOSE_BRACKET]) {
         h + 3
     } else {
         h + 1
@@ -244,14 +245,18 @@ pub(super) fn link_tail(e: &[u16], n: i64, o: i64) -> Option<(usize, i64, i64)> 
     }
     let o_u = o as usize;
     let h = skip_ws(e, o_u);
-    let g = at(e, h);
-    if g == RPAR as i32 {
+    let g = code_at(e, h);
+    if g == CLOSE_PAREN as i32 {
         return Some((h + 1, n, o));
     }
     if h == o_u || g == -1 || !matches!(g, 0x22 | 0x27 | 0x28) {
         return None;
     }
-    let close = if g == LPAR as i32 { RPAR } else { g as u16 };
+    let close = if g == OPEN_PAREN as i32 {
+        CLOSE_PAREN
+    } else {
+        g as u16
+    };
     let k = closing_quote(e, h, close, paren_after);
     if k == -1 {
         return None;
@@ -263,7 +268,7 @@ pub(super) fn link_tail(e: &[u16], n: i64, o: i64) -> Option<(usize, i64, i64)> 
 /// `\s*)` at `n`: past the `)`, or -1.
 pub(super) fn paren_after(e: &[u16], n: usize) -> i64 {
     let o = skip_ws(e, n);
-    if at(e, o) == RPAR as i32 {
+    if code_at(e, o) == CLOSE_PAREN as i32 {
         o as i64 + 1
     } else {
         -1
@@ -275,18 +280,18 @@ pub(super) fn unbalanced_paren(e: &[u16]) -> i64 {
     let mut depth: i64 = 0;
     let find = |from: usize| {
         (from..e.len())
-            .find(|&i| matches!(e[i], LPAR | RPAR | BSL))
+            .find(|&i| matches!(e[i], OPEN_PAREN | CLOSE_PAREN | BACKSLASH))
             .unwrap_or(e.len())
     };
     let mut o = find(0);
     while o < e.len() {
         let h = e[o];
-        if h == RPAR && depth == 0 {
+        if h == CLOSE_PAREN && depth == 0 {
             return o as i64;
         }
-        let esc = h == BSL;
+        let esc = h == BACKSLASH;
         if !esc {
-            depth += if h == LPAR { 1 } else { -1 };
+            depth += if h == OPEN_PAREN { 1 } else { -1 };
         }
         o = find(o + if esc { 2 } else { 1 });
     }
@@ -296,21 +301,24 @@ pub(super) fn unbalanced_paren(e: &[u16]) -> i64 {
 /// An autolink `<scheme:…>` or `<local@domain>` at the start of `e`: its length and the
 /// inner range.
 pub(super) fn autolink(e: &[u16]) -> Option<(usize, std::ops::Range<usize>)> {
-    if at(e, 0) != LT as i32 {
+    if code_at(e, 0) != LT as i32 {
         return None;
     }
     // `/<[A-Z][-+.\dA-Z]{1,31}:[!-;=?-\uffff]*>/iy`, with no whitespace inside
-    if is_ascii_alpha(at(e, 1)) {
+    if is_ascii_alpha(code_at(e, 1)) {
         let mut i = 2;
-        while is_ascii_alpha(at(e, i)) || is_digit(at(e, i)) || matches!(at(e, i), 43 | 45 | 46) {
+        while is_ascii_alpha(code_at(e, i))
+            || is_digit(code_at(e, i))
+            || matches!(code_at(e, i), 43 | 45 | 46)
+        {
             i += 1;
         }
-        if (3..=33).contains(&i) && at(e, i) == c16(b':') {
+        if (3..=33).contains(&i) && code_at(e, i) == ascii_code(b':') {
             let mut j = i + 1;
             while j < e.len() && e[j] >= 0x21 && e[j] != LT && e[j] != GT {
                 j += 1;
             }
-            if at(e, j) == GT as i32 && !e[..=j].iter().any(|&c| is_js_ws(c as i32)) {
+            if code_at(e, j) == GT as i32 && !e[..=j].iter().any(|&c| is_js_space(c as i32)) {
                 return Some((j + 1, 1..j));
             }
         }
@@ -324,7 +332,7 @@ pub(super) fn autolink(e: &[u16]) -> Option<(usize, std::ops::Range<usize>)> {
     while i < e.len() && local(e[i]) {
         i += 1;
     }
-    if i == 1 || at(e, i) != AT as i32 {
+    if i == 1 || code_at(e, i) != AT as i32 {
         return None;
     }
     let o = i + 1;
@@ -342,16 +350,16 @@ pub(super) fn autolink(e: &[u16]) -> Option<(usize, std::ops::Range<usize>)> {
 /// `(?!-|[-\dA-Z]{64})[-\dA-Z]*[\dA-Z]` then `end` (case-insensitive) at `p`.
 pub(super) fn domain_label(e: &[u16], p: usize, end: u16) -> Option<usize> {
     let label = |c: i32| is_ascii_alpha(c) || is_digit(c) || c == 45;
-    if at(e, p) == 45 {
+    if code_at(e, p) == 45 {
         return None;
     }
     let mut r = p;
-    while label(at(e, r)) {
+    while label(code_at(e, r)) {
         r += 1;
     }
     if r - p >= 64 || r == p {
         return None;
     }
-    let last = at(e, r - 1);
-    (last != 45 && at(e, r) == end as i32).then_some(r + 1)
+    let last = code_at(e, r - 1);
+    (last != 45 && code_at(e, r) == end as i32).then_some(r + 1)
 }

@@ -9,7 +9,7 @@ use super::block::{
 };
 use super::html::html_block_starts_at;
 use super::utf16::{
-    LF, SP, TAB, at, at_eol, count_spaces, is_blank_js, js_slice, line_end, run_of,
+    LF, SPACE, TAB, at_eol, code_at, count_spaces, is_blank_js, js_slice, line_end, run_of,
     skip_tabs_spaces, slice_from, slice_to,
 };
 
@@ -45,7 +45,7 @@ pub(super) fn item_start(e: &[u16], n: usize, o: usize) -> (Item, Vec<u16>) {
     let g = run_of(e, o, TAB);
     let mut y: Vec<u16> = Vec::new();
     if g > o {
-        y.resize(3 * (g - o), SP);
+        y.resize(3 * (g - o), SPACE);
     }
     y.extend_from_slice(js_slice(e, g as i64, h as i64));
     let blank = is_blank_js(&y);
@@ -62,7 +62,7 @@ pub(super) fn item_start(e: &[u16], n: usize, o: usize) -> (Item, Vec<u16>) {
     let d = if blank {
         let p = (h + 1).min(e.len());
         let q = skip_tabs_spaces(e, p);
-        at_eol(e, q).then(|| if at(e, q) == LF as i32 { q + 1 } else { q })
+        at_eol(e, q).then(|| if code_at(e, q) == LF as i32 { q + 1 } else { q })
     } else {
         None
     };

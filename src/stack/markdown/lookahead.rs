@@ -1,7 +1,7 @@
 //! The look-ahead results remembered during one inline run (closing backticks, `-->`, `)` and
 //! `>` ahead, emphasis closers), which keep inline lexing linear, as the original caches them.
 
-use super::utf16::{INFINITY, RPAR, index_of_str, is_js_ws};
+use super::utf16::{CLOSE_PAREN, INFINITY, index_of_str, is_js_space};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Absent {
@@ -49,7 +49,7 @@ impl Notes {
     }
     /// Whether `ch` occurs at or after `o`.
     pub(super) fn is_ahead(&mut self, e: &[u16], ch: u16, o: usize) -> bool {
-        let slot = if ch == RPAR {
+        let slot = if ch == CLOSE_PAREN {
             &mut self.ahead_paren
         } else {
             &mut self.ahead_gt
@@ -79,7 +79,7 @@ impl Notes {
         let end_space = *self.end_space.get_or_insert_with(|| {
             let last = e
                 .iter()
-                .rposition(|&c| !is_js_ws(c as i32))
+                .rposition(|&c| !is_js_space(c as i32))
                 .map_or(0, |p| p + 1);
             e.len() - last
         });

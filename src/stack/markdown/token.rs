@@ -64,12 +64,12 @@ impl Tok {
     }
     /// The source of an HTML block or a definition.
     pub(super) fn raw(&self) -> &[u16] {
-        self.shared.as_ref().map_or(&[], View::s)
+        self.shared.as_ref().map_or(&[], View::units)
     }
     /// The token's text.
     pub(super) fn text(&self) -> &[u16] {
         match &self.shared {
-            Some(v) => v.s(),
+            Some(v) => v.units(),
             None => &self.text,
         }
     }

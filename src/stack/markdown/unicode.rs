@@ -1,7 +1,7 @@
 //! The lexer's character classes for emphasis: white space, punctuation or symbol
 //! (`\p{P}|\p{S}`), letters and numbers (`\p{L}|\p{N}`), from tables of Unicode ranges.
 
-use super::utf16::is_js_ws;
+use super::utf16::is_js_space;
 
 /// The lexer's character class: 0 whitespace, 1 punctuation or symbol (`\p{P}|\p{S}`),
 /// 2 anything else. `c` is a code unit or a code point, never -1.
@@ -13,7 +13,7 @@ pub(super) fn char_class(c: i32) -> u8 {
             _ => 2,
         };
     }
-    if is_js_ws(c) {
+    if is_js_space(c) {
         return 0;
     }
     if (0xD800..0xE000).contains(&c) {

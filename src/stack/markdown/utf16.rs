@@ -9,12 +9,12 @@ use std::rc::Rc;
 pub(super) fn remove_comments(s: &[u16]) -> Vec<u16> {
     let mut out = Vec::with_capacity(s.len());
     let mut from = 0usize;
-    while let Some(p) = index_of_str(s, "<!--", from) {
-        let Some(q) = index_of_str(s, "-->", p + 4) else {
+    while let Some(open) = index_of_str(s, "<!--", from) {
+        let Some(close) = index_of_str(s, "-->", open + 4) else {
             break;
         };
-        out.extend_from_slice(&s[from..p]);
-        from = q + 3;
+        out.extend_from_slice(&s[from..open]);
+        from = close + 3;
     }
     out.extend_from_slice(&s[from..]);
     out
@@ -41,28 +41,28 @@ pub(super) fn utf16_to_string(s: &[u16]) -> String {
 /// The text as the lexer sees it: UTF-16, with CRLF and lone CR turned into LF.
 pub(super) fn normalize_newlines(text: &str) -> Vec<u16> {
     let bytes = text.as_bytes();
-    let mut v = Vec::with_capacity(text.len());
+    let mut units = Vec::with_capacity(text.len());
     let mut i = 0;
     while i < bytes.len() {
         // a run of plain ASCII goes over in one step
         let run = bytes[i..]
             .iter()
-            .take_while(|&&b| b < 0x80 && b != b'\r')
+            .take_while(|&&byte| byte < 0x80 && byte != b'\r')
             .count();
-        v.extend(bytes[i..i + run].iter().map(|&b| b as u16));
+        units.extend(bytes[i..i + run].iter().map(|&byte| byte as u16));
         i += run;
         if i >= bytes.len() {
             break;
         }
-        let b = bytes[i];
-        if b < 0x80 {
-            if b == b'\r' {
-                v.push(LF);
+        let byte = bytes[i];
+        if byte < 0x80 {
+            if byte == b'\r' {
+                units.push(LF);
                 if bytes.get(i + 1) == Some(&b'\n') {
                     i += 1;
                 }
             } else {
-                v.push(b as u16);
+                units.push(byte as u16);
             }
             i += 1;
             continue;
@@ -72,28 +72,28 @@ pub(super) fn normalize_newlines(text: &str) -> Vec<u16> {
             break;
         };
         let mut buf = [0u16; 2];
-        v.extend_from_slice(ch.encode_utf16(&mut buf));
+        units.extend_from_slice(ch.encode_utf16(&mut buf));
         i += ch.len_utf8();
     }
-    v
+    units
 }
 
 pub(super) const LF: u16 = 0x0A;
 pub(super) const TAB: u16 = 0x09;
-pub(super) const SP: u16 = 0x20;
-pub(super) const BSL: u16 = b'\\' as u16;
+pub(super) const SPACE: u16 = 0x20;
+pub(super) const BACKSLASH: u16 = b'\\' as u16;
 pub(super) const AT: u16 = b'@' as u16;
 pub(super) const HASH: u16 = b'#' as u16;
 pub(super) const LT: u16 = b'<' as u16;
 pub(super) const GT: u16 = b'>' as u16;
-pub(super) const LBR: u16 = b'[' as u16;
-pub(super) const RBR: u16 = b']' as u16;
-pub(super) const LPAR: u16 = b'(' as u16;
-pub(super) const RPAR: u16 = b')' as u16;
-pub(super) const TICK: u16 = b'`' as u16;
+pub(super) const OPEN_BRACKET: u16 = b'[' as u16;
+pub(super) const CLOSE_BRACKET: u16 = b']' as u16;
+pub(super) const OPEN_PAREN: u16 = b'(' as u16;
+pub(super) const CLOSE_PAREN: u16 = b')' as u16;
+pub(super) const BACKTICK: u16 = b'`' as u16;
 pub(super) const TILDE: u16 = b'~' as u16;
 pub(super) const STAR: u16 = b'*' as u16;
-pub(super) const UNDER: u16 = b'_' as u16;
+pub(super) const UNDERSCORE: u16 = b'_' as u16;
 pub(super) const BANG: u16 = b'!' as u16;
 
 /// JavaScript's `Infinity` in the lexer's remaining-length bookkeeping ("no bound").
@@ -101,14 +101,16 @@ pub(super) const INFINITY: usize = usize::MAX;
 
 /// `s.indexOf(pat, from)` for an ASCII `pat`.
 pub(super) fn index_of_str(s: &[u16], pat: &str, from: usize) -> Option<usize> {
-    let p = pat.as_bytes();
-    let first = *p.first()? as u16;
+    let bytes = pat.as_bytes();
+    let first = *bytes.first()? as u16;
     let mut i = from;
-    while i + p.len() <= s.len() {
-        i += s[i..=s.len() - p.len()].iter().position(|&c| c == first)?;
-        if s[i..i + p.len()]
+    while i + bytes.len() <= s.len() {
+        i += s[i..=s.len() - bytes.len()]
             .iter()
-            .zip(p)
+            .position(|&c| c == first)?;
+        if s[i..i + bytes.len()]
+            .iter()
+            .zip(bytes)
             .all(|(&a, &b)| a == b as u16)
         {
             return Some(i);
@@ -122,23 +124,23 @@ pub(super) fn contains_str(s: &[u16], pat: &str) -> bool {
     index_of_str(s, pat, 0).is_some()
 }
 
-/// Whether `s` equals the ASCII `w`.
-pub(super) fn eq_str(s: &[u16], w: &str) -> bool {
-    s.len() == w.len() && s.iter().zip(w.bytes()).all(|(&a, b)| a == b as u16)
+/// Whether `s` equals the ASCII `word`.
+pub(super) fn eq_str(s: &[u16], word: &str) -> bool {
+    s.len() == word.len() && s.iter().zip(word.bytes()).all(|(&a, b)| a == b as u16)
 }
 
-pub(super) fn c16(c: u8) -> i32 {
+pub(super) fn ascii_code(c: u8) -> i32 {
     c as i32
 }
 
 /// `s.charCodeAt(i)`, or -1 past the end.
 #[inline]
-pub(super) fn at(s: &[u16], i: usize) -> i32 {
+pub(super) fn code_at(s: &[u16], i: usize) -> i32 {
     s.get(i).map_or(-1, |&c| c as i32)
 }
 
 /// `s.codePointAt(i)`, or -1 past the end.
-pub(super) fn cp_at(s: &[u16], i: usize) -> i32 {
+pub(super) fn code_point_at(s: &[u16], i: usize) -> i32 {
     let Some(&hi) = s.get(i) else { return -1 };
     if (0xD800..0xDC00).contains(&hi)
         && let Some(&lo) = s.get(i + 1)
@@ -151,7 +153,7 @@ pub(super) fn cp_at(s: &[u16], i: usize) -> i32 {
 
 /// JavaScript's `\s` (and what `trim` removes) for a code unit or code point, or -1.
 #[inline]
-pub(super) fn is_js_ws(c: i32) -> bool {
+pub(super) fn is_js_space(c: i32) -> bool {
     u32::try_from(c).is_ok_and(crate::js::is_whitespace_code)
 }
 
@@ -179,104 +181,110 @@ pub(super) fn is_word(c: i32) -> bool {
     is_ascii_alpha(c) || is_digit(c) || c == 95
 }
 
-/// Skips a run of `ch` from `n`.
-pub(super) fn run_of(s: &[u16], n: usize, ch: u16) -> usize {
-    let mut h = n;
-    while h < s.len() && s[h] == ch {
-        h += 1;
+/// Skips a run of `ch` from `from`.
+pub(super) fn run_of(s: &[u16], from: usize, ch: u16) -> usize {
+    let mut end = from;
+    while end < s.len() && s[end] == ch {
+        end += 1;
     }
-    h.max(n)
+    end.max(from)
 }
 
 /// Skips `[\t ]*`.
-pub(super) fn skip_tabs_spaces(s: &[u16], n: usize) -> usize {
-    let mut h = n;
-    while h < s.len() && (s[h] == SP || s[h] == TAB) {
-        h += 1;
+pub(super) fn skip_tabs_spaces(s: &[u16], from: usize) -> usize {
+    let mut end = from;
+    while end < s.len() && (s[end] == SPACE || s[end] == TAB) {
+        end += 1;
     }
-    h
+    end
 }
 
 /// Skips `\s*`.
-pub(super) fn skip_ws(s: &[u16], n: usize) -> usize {
-    let mut h = n;
-    while h < s.len() && is_js_ws(s[h] as i32) {
-        h += 1;
+pub(super) fn skip_ws(s: &[u16], from: usize) -> usize {
+    let mut end = from;
+    while end < s.len() && is_js_space(s[end] as i32) {
+        end += 1;
     }
-    h
+    end
 }
 
 /// Skips at most three spaces.
-pub(super) fn skip_indent(s: &[u16], n: usize) -> usize {
-    let mut h = n;
-    while h < s.len() && h < n + 3 && s[h] == SP {
-        h += 1;
+pub(super) fn skip_indent(s: &[u16], from: usize) -> usize {
+    let mut end = from;
+    while end < s.len() && end < from + 3 && s[end] == SPACE {
+        end += 1;
     }
-    h
+    end
 }
 
-/// Counts the spaces from `n`.
-pub(super) fn count_spaces(s: &[u16], n: usize) -> usize {
-    run_of(s, n, SP) - n
+/// Counts the spaces from `from`.
+pub(super) fn count_spaces(s: &[u16], from: usize) -> usize {
+    run_of(s, from, SPACE) - from
 }
 
-/// Index of the next `\n` from `n`, or the length.
-pub(super) fn line_end(s: &[u16], n: usize) -> usize {
-    if n >= s.len() {
+/// Index of the next `\n` from `from`, or the length.
+pub(super) fn line_end(s: &[u16], from: usize) -> usize {
+    if from >= s.len() {
         return s.len();
     }
-    s[n..]
+    s[from..]
         .iter()
         .position(|&c| c == LF)
-        .map_or(s.len(), |p| n + p)
+        .map_or(s.len(), |offset| from + offset)
 }
 
-/// Index of the next `\n`, `\r`, U+2028 or U+2029 from `n`, or the length.
-pub(super) fn any_line_end(s: &[u16], n: usize) -> usize {
-    if n >= s.len() {
+/// Index of the next `\n`, `\r`, U+2028 or U+2029 from `from`, or the length.
+pub(super) fn any_line_end(s: &[u16], from: usize) -> usize {
+    if from >= s.len() {
         return s.len();
     }
-    s[n..]
+    s[from..]
         .iter()
         .position(|&c| is_line_term_unit(c))
-        .map_or(s.len(), |p| n + p)
+        .map_or(s.len(), |offset| from + offset)
 }
 
 /// At a line end (or past the text).
-pub(super) fn at_eol(s: &[u16], n: usize) -> bool {
-    n >= s.len() || s[n] == LF
+pub(super) fn at_eol(s: &[u16], pos: usize) -> bool {
+    pos >= s.len() || s[pos] == LF
 }
 
 pub(super) fn trim_end_ch(s: &[u16], ch: u16) -> &[u16] {
-    let mut e = s.len();
-    while e > 0 && s[e - 1] == ch {
-        e -= 1;
+    let mut end = s.len();
+    while end > 0 && s[end - 1] == ch {
+        end -= 1;
     }
-    &s[..e]
+    &s[..end]
 }
 
 pub(super) fn is_blank_js(s: &[u16]) -> bool {
-    s.iter().all(|&c| is_js_ws(c as i32))
+    s.iter().all(|&c| is_js_space(c as i32))
 }
 
 /// `s.slice(a, b)` with JavaScript's clamping and negative indices.
-pub(super) fn js_slice(s: &[u16], a: i64, b: i64) -> &[u16] {
-    let n = s.len() as i64;
-    let fix = |x: i64| if x < 0 { (n + x).max(0) } else { x.min(n) };
-    let (a, b) = (fix(a), fix(b));
-    if a >= b {
+pub(super) fn js_slice(s: &[u16], start: i64, end: i64) -> &[u16] {
+    let len = s.len() as i64;
+    let fix = |index: i64| {
+        if index < 0 {
+            (len + index).max(0)
+        } else {
+            index.min(len)
+        }
+    };
+    let (start, end) = (fix(start), fix(end));
+    if start >= end {
         &[]
     } else {
-        &s[a as usize..b as usize]
+        &s[start as usize..end as usize]
     }
 }
 
-pub(super) fn slice_from(s: &[u16], a: usize) -> &[u16] {
-    if a >= s.len() { &[] } else { &s[a..] }
+pub(super) fn slice_from(s: &[u16], start: usize) -> &[u16] {
+    if start >= s.len() { &[] } else { &s[start..] }
 }
 
-pub(super) fn slice_to(s: &[u16], b: usize) -> &[u16] {
-    &s[..b.min(s.len())]
+pub(super) fn slice_to(s: &[u16], end: usize) -> &[u16] {
+    &s[..end.min(s.len())]
 }
 
 pub(super) fn index_of(s: &[u16], pat: &[u16], from: usize) -> Option<usize> {
@@ -292,7 +300,7 @@ pub(super) fn index_of(s: &[u16], pat: &[u16], from: usize) -> Option<usize> {
     while i <= last_start {
         match s[i..=last_start].iter().position(|&c| c == first) {
             None => return None,
-            Some(p) => i += p,
+            Some(skip) => i += skip,
         }
         if s[i..i + pat.len()] == *pat {
             return Some(i);
@@ -306,7 +314,10 @@ pub(super) fn index_of_unit(s: &[u16], c: u16, from: usize) -> Option<usize> {
     if from >= s.len() {
         return None;
     }
-    s[from..].iter().position(|&x| x == c).map(|p| from + p)
+    s[from..]
+        .iter()
+        .position(|&unit| unit == c)
+        .map(|offset| from + offset)
 }
 
 /// `s.lastIndexOf(c, from)`.
@@ -317,8 +328,8 @@ pub(super) fn last_index_of_unit(s: &[u16], c: u16, from: i64) -> i64 {
     let top = (from as usize).min(s.len() - 1);
     s[..=top]
         .iter()
-        .rposition(|&x| x == c)
-        .map_or(-1, |p| p as i64)
+        .rposition(|&unit| unit == c)
+        .map_or(-1, |index| index as i64)
 }
 
 pub(super) fn contains(s: &[u16], pat: &[u16]) -> bool {
@@ -330,17 +341,19 @@ pub(super) fn starts_at(s: &[u16], pos: usize, pat: &[u16]) -> bool {
 }
 
 pub(super) fn starts_at_str(s: &[u16], pos: usize, pat: &str) -> bool {
-    (pos..).zip(pat.bytes()).all(|(i, b)| at(s, i) == b as i32)
+    (pos..)
+        .zip(pat.bytes())
+        .all(|(i, byte)| code_at(s, i) == byte as i32)
 }
 
 /// `s.replaceAll(a, b)`.
-pub(super) fn replace_all(s: &[u16], a: &[u16], b: &[u16]) -> Vec<u16> {
+pub(super) fn replace_all(s: &[u16], pattern: &[u16], replacement: &[u16]) -> Vec<u16> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
-        if s[i..].starts_with(a) {
-            out.extend_from_slice(b);
-            i += a.len();
+        if s[i..].starts_with(pattern) {
+            out.extend_from_slice(replacement);
+            i += pattern.len();
         } else {
             out.push(s[i]);
             i += 1;
@@ -349,11 +362,11 @@ pub(super) fn replace_all(s: &[u16], a: &[u16], b: &[u16]) -> Vec<u16> {
     out
 }
 
-pub(super) fn concat(a: &[u16], b: &[u16]) -> Vec<u16> {
-    let mut v = Vec::with_capacity(a.len() + b.len());
-    v.extend_from_slice(a);
-    v.extend_from_slice(b);
-    v
+pub(super) fn concat(first: &[u16], second: &[u16]) -> Vec<u16> {
+    let mut joined = Vec::with_capacity(first.len() + second.len());
+    joined.extend_from_slice(first);
+    joined.extend_from_slice(second);
+    joined
 }
 
 pub(super) fn ascii_lower(c: u16) -> u16 {
@@ -361,12 +374,12 @@ pub(super) fn ascii_lower(c: u16) -> u16 {
 }
 
 /// Case-insensitive (ASCII only, as JavaScript's `i` flag without `u` is here) comparison of
-/// `s[pos..]` with the lowercase ASCII word `w`.
-pub(super) fn starts_at_ci(s: &[u16], pos: usize, w: &str) -> bool {
+/// `s[pos..]` with the lowercase ASCII word `word`.
+pub(super) fn starts_at_ci(s: &[u16], pos: usize, word: &str) -> bool {
     let mut i = pos;
-    for b in w.bytes() {
+    for byte in word.bytes() {
         match s.get(i) {
-            Some(&c) if ascii_lower(c) == b as u16 => i += 1,
+            Some(&c) if ascii_lower(c) == byte as u16 => i += 1,
             _ => return false,
         }
     }
@@ -380,13 +393,13 @@ pub(super) fn js_lower(s: &[u16]) -> Vec<u16> {
     }
     let mut out = Vec::with_capacity(s.len());
     let mut run = String::new();
-    for r in char::decode_utf16(s.iter().copied()) {
-        match r {
+    for decoded in char::decode_utf16(s.iter().copied()) {
+        match decoded {
             Ok(ch) => run.push(ch),
-            Err(e) => {
+            Err(err) => {
                 out.extend(run.to_lowercase().encode_utf16());
                 run.clear();
-                out.push(e.unpaired_surrogate());
+                out.push(err.unpaired_surrogate());
             }
         }
     }
@@ -403,15 +416,15 @@ pub(super) struct View {
 }
 
 impl View {
-    pub(super) fn new(v: Vec<u16>) -> View {
-        let end = v.len();
+    pub(super) fn new(units: Vec<u16>) -> View {
+        let end = units.len();
         View {
-            buf: Rc::from(v),
+            buf: Rc::from(units),
             start: 0,
             end,
         }
     }
-    pub(super) fn s(&self) -> &[u16] {
+    pub(super) fn units(&self) -> &[u16] {
         &self.buf[self.start..self.end]
     }
     pub(super) fn len(&self) -> usize {
@@ -420,24 +433,24 @@ impl View {
     pub(super) fn is_empty(&self) -> bool {
         self.end == self.start
     }
-    pub(super) fn sub(&self, a: usize, b: usize) -> View {
-        let start = (self.start + a).min(self.end);
+    pub(super) fn sub(&self, from: usize, to: usize) -> View {
+        let start = (self.start + from).min(self.end);
         View {
             buf: self.buf.clone(),
             start,
-            end: (self.start + b).clamp(start, self.end),
+            end: (self.start + to).clamp(start, self.end),
         }
     }
-    pub(super) fn skip(&self, n: usize) -> View {
+    pub(super) fn skip(&self, count: usize) -> View {
         View {
             buf: self.buf.clone(),
-            start: (self.start + n).min(self.end),
+            start: (self.start + count).min(self.end),
             end: self.end,
         }
     }
     /// JavaScript `===` on the two strings.
     pub(super) fn same(&self, other: &View) -> bool {
         (Rc::ptr_eq(&self.buf, &other.buf) && self.start == other.start && self.end == other.end)
-            || (self.len() == other.len() && self.s() == other.s())
+            || (self.len() == other.len() && self.units() == other.units())
     }
 }
