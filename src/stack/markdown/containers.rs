@@ -23,7 +23,7 @@ impl Lexer {
         }
         let n = line_end(s, 0);
         let mut text = strip_quote_markers(&s[..n]);
-        let tok = self.tok(Kind::Blockquote, &[], &[]);
+        let tok = self.block_token(Kind::Blockquote, &[], &[]);
         let c = self.ctxs.len();
         self.ctxs.push(Ctx {
             src: rest.clone(),
@@ -43,7 +43,8 @@ impl Lexer {
         self.depth -= 1;
         self.top = saved_top;
         let ctx = &self.ctxs[c];
-        self.toks[tok].len = ctx.before.len() + js_slice(ctx.src.units(), 0, ctx.end as i64).len();
+        self.tokens[tok].len =
+            ctx.before.len() + js_slice(ctx.src.units(), 0, ctx.end as i64).len();
         self.ctxs.truncate(c);
         Some(tok)
     }
@@ -54,7 +55,7 @@ impl Lexer {
             return None;
         }
         let kind = list_marker(s0, 0).map_or(0, |m| s0[m - 1]);
-        let list = self.tok(Kind::List, &[], &[]);
+        let list = self.block_token(Kind::List, &[], &[]);
         let mut l_before: Vec<u16> = Vec::new();
         let mut l_src = rest.clone();
         let mut l_end = 0usize;
@@ -68,7 +69,7 @@ impl Lexer {
             };
             let cut = z[keep..].to_vec();
             z.truncate(keep);
-            let it = self.tok(Kind::ListItem, &[], &[]);
+            let it = self.block_token(Kind::ListItem, &[], &[]);
             self.push_child(list, it);
             let c = self.ctxs.len();
             let stop = item.stop;
@@ -98,7 +99,7 @@ impl Lexer {
         self.last_child(list)?;
         let s = l_src.units();
         let keep = l_taken.max(js::trim_end_units(js_slice(s, 0, l_end as i64)).len());
-        self.toks[list].len = l_before.len() + js_slice(s, 0, keep as i64).len();
+        self.tokens[list].len = l_before.len() + js_slice(s, 0, keep as i64).len();
         Some(list)
     }
 
@@ -285,7 +286,7 @@ impl Lexer {
         self.no_setext_until = INFINITY;
         let g = match last {
             Some(t) if self.is_para_or_text(Some(t)) => {
-                let text = if self.toks[t].kind == Kind::Text {
+                let text = if self.tokens[t].kind == Kind::Text {
                     dedent_continuations(n)
                 } else {
                     n.to_vec()
@@ -310,7 +311,7 @@ impl Lexer {
                 } else {
                     (Kind::Text, dedent_continuations(&i))
                 };
-                let t = self.tok_inline(kind, &i, &text);
+                let t = self.token_with_inline(kind, &i, &text);
                 self.push_child(owner, t);
                 t
             }
@@ -327,18 +328,18 @@ impl Lexer {
         let heading = self.setext(&y, is_rest);
         let c = match heading {
             Some(hd) => Some(hd),
-            None if self.toks[g].kind == Kind::Paragraph => {
+            None if self.tokens[g].kind == Kind::Paragraph => {
                 let n = paragraph_len(&y);
-                (n > 0).then(|| self.tok_inline(Kind::Paragraph, &y[..n], &y[..n]))
+                (n > 0).then(|| self.token_with_inline(Kind::Paragraph, &y[..n], &y[..n]))
             }
             None => None,
         };
         let Some(c) = c else { return o.to_vec() };
-        let text = slice_from(&self.toks[c].text, 1).to_vec();
-        let used = self.toks[c].len;
+        let text = slice_from(&self.tokens[c].text, 1).to_vec();
+        let used = self.tokens[c].len;
         self.merge(g, &text, &[]);
         if heading.is_some() {
-            self.toks[g].kind = Kind::Heading;
+            self.tokens[g].kind = Kind::Heading;
         }
         slice_from(&y, used).to_vec()
     }

@@ -44,7 +44,7 @@ impl Lexer {
         let raw = js_slice(n, 0, raw_len);
         let inner: Vec<u16> = js_slice(raw, z, -z).to_vec();
         let kind = if z == 1 { Kind::Em } else { Kind::Strong };
-        let t = self.itok(kind, raw.len());
+        let t = self.inline_token(kind, raw.len());
         self.inline_tokens(Rc::from(inner), t);
         Some(t)
     }

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use crate::js;
 
 use super::lexer::MAX_DEPTH;
-use super::token::{Kind, Tok, children};
+use super::token::{Kind, Token, children};
 use super::utf16::{
     AT, BACKSLASH, HASH, SPACE, contains_str, index_of_unit, is_js_space, remove_comments,
     replace_all, starts_at_str, utf16_to_string,
@@ -19,12 +19,12 @@ pub(super) struct Imports {
     pub(super) list: Vec<String>,
 }
 
-pub(super) fn walk(toks: &[Tok], owner: usize, found: &mut Imports, depth: usize) {
+pub(super) fn walk(tokens: &[Token], owner: usize, found: &mut Imports, depth: usize) {
     if depth > 4 * MAX_DEPTH {
         return;
     }
-    for id in children(toks, owner) {
-        let t = &toks[id];
+    for id in children(tokens, owner) {
+        let t = &tokens[id];
         match t.kind {
             Kind::Code | Kind::Codespan => continue,
             Kind::Html => {
@@ -40,7 +40,7 @@ pub(super) fn walk(toks: &[Tok], owner: usize, found: &mut Imports, depth: usize
             Kind::Text => scan_imports(t.text(), found),
             _ => {}
         }
-        walk(toks, id, found, depth + 1);
+        walk(tokens, id, found, depth + 1);
     }
 }
 

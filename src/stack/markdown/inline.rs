@@ -66,7 +66,7 @@ impl Lexer {
         if self.depth >= MAX_DEPTH {
             // Too deep to lex further: keep the text as one text token.
             if !text.is_empty() {
-                let t = self.text_tok(&text, 0, text.len());
+                let t = self.text_token(&text, 0, text.len());
                 self.push_child(owner, t);
             }
             return;
@@ -108,20 +108,20 @@ impl Lexer {
                 let by_text = method == Some(InlineMethod::Text);
                 let (raw_len, is_text) = match piece {
                     Piece::Text(n) => (n, true),
-                    Piece::Token(t) => (self.toks[t].len, false),
+                    Piece::Token(t) => (self.tokens[t].len, false),
                 };
-                let merge = last.is_some_and(|l| self.toks[l].kind == Kind::Text)
+                let merge = last.is_some_and(|l| self.tokens[l].kind == Kind::Text)
                     && (by_text || (method == Some(InlineMethod::Reflink) && is_text));
                 let raw = &text[pos..pos + raw_len];
                 match (merge, piece, last) {
                     (true, _, Some(l)) => {
                         // text pieces are consecutive, so the last one ends where this starts
-                        if let Some(v) = &mut self.toks[l].shared {
+                        if let Some(v) = &mut self.tokens[l].shared {
                             v.end = pos + raw_len;
                         }
                     }
                     (_, Piece::Text(_), _) => {
-                        let t = self.text_tok(src, pos, pos + raw_len);
+                        let t = self.text_token(src, pos, pos + raw_len);
                         self.push_child(owner, t);
                         last = Some(t);
                     }
@@ -181,7 +181,7 @@ impl Lexer {
                     && (33..=126).contains(&c)
                     && !is_ascii_alpha(c)
                     && !is_digit(c);
-                ok.then(|| Piece::Token(self.itok(Kind::Escape, 2)))
+                ok.then(|| Piece::Token(self.inline_token(Kind::Escape, 2)))
             }
             InlineMethod::Br => {
                 // `/(?:\\|  +)\n/y`, before the text's trailing whitespace
@@ -193,16 +193,16 @@ impl Lexer {
                 }?;
                 self.notes
                     .before_end_space(e, o)
-                    .then(|| Piece::Token(self.itok(Kind::Br, o)))
+                    .then(|| Piece::Token(self.inline_token(Kind::Br, o)))
             }
             InlineMethod::Tag => {
                 let n = self.inline_html(e)?;
-                Some(Piece::Token(self.tok(Kind::Html, &e[..n], &[])))
+                Some(Piece::Token(self.block_token(Kind::Html, &e[..n], &[])))
             }
             InlineMethod::Autolink => {
                 let (n, inner) = autolink(e)?;
-                let link = self.itok(Kind::Link, n);
-                let t = self.text_tok(src, pos + inner.start, pos + inner.end);
+                let link = self.inline_token(Kind::Link, n);
+                let t = self.text_token(src, pos + inner.start, pos + inner.end);
                 self.push_child(link, t);
                 Some(Piece::Token(link))
             }
@@ -237,7 +237,7 @@ impl Lexer {
                     return None;
                 }
                 let o = self.code_span_end(e, n)?;
-                Some(Piece::Token(self.itok(Kind::Codespan, o)))
+                Some(Piece::Token(self.inline_token(Kind::Codespan, o)))
             }
             InlineMethod::Text => {
                 let n = self.text_len(e);
@@ -249,14 +249,14 @@ impl Lexer {
 
     pub(super) fn link_token(&mut self, raw: &[u16], label: &[u16]) -> usize {
         if code_at(raw, 0) == BANG as i32 {
-            return self.itok(Kind::Image, raw.len());
+            return self.inline_token(Kind::Image, raw.len());
         }
         let text = replace_all(
             &replace_all(label, &[BACKSLASH, OPEN_BRACKET], &[OPEN_BRACKET]),
             &[BACKSLASH, CLOSE_BRACKET],
             &[CLOSE_BRACKET],
         );
-        let t = self.itok(Kind::Link, raw.len());
+        let t = self.inline_token(Kind::Link, raw.len());
         self.inline_tokens(Rc::from(text), t);
         t
     }
@@ -285,7 +285,7 @@ impl Lexer {
             return None;
         }
         match code_at(e, 1) {
-            0x3F => self.notes.past(e, Absent::Pi, "?>", 2),
+            0x3F => self.notes.past(e, Absent::ProcessingInstruction, "?>", 2),
             0x21 => {
                 if starts_at_str(e, 2, "--") {
                     return self.notes.past(e, Absent::Comment, "-->", 2);
@@ -302,7 +302,7 @@ impl Lexer {
                 if i == 2 || c == -1 || !is_js_space(c) {
                     return None;
                 }
-                self.notes.past(e, Absent::Gt, ">", i + 1)
+                self.notes.past(e, Absent::Declaration, ">", i + 1)
             }
             0x2F => {
                 // `/[A-Z][-:\w]*\s*>/iy` at 2

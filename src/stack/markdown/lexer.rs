@@ -11,9 +11,9 @@ use super::block::{
 };
 use super::html::html_block_len;
 use super::links::{link_definition, normalize_label};
-use super::list_item::Item;
+use super::list_item::ItemGeometry;
 use super::lookahead::Notes;
-use super::token::{Kind, NONE, ROOT, Tok};
+use super::token::{Kind, NONE, ROOT, Token};
 use super::utf16::{
     INFINITY, LF, View, code_at, concat, js_slice, line_end, skip_indent, trim_end_ch,
 };
@@ -63,7 +63,7 @@ pub(super) struct Ctx {
     pub(super) before: Vec<u16>,
     pub(super) end: usize,
     pub(super) taken: usize,
-    pub(super) item: Option<Item>,
+    pub(super) item: Option<ItemGeometry>,
     pub(super) cut: Vec<u16>,
 }
 
@@ -85,7 +85,7 @@ pub(super) struct Level {
 
 pub(super) struct Lexer {
     /// Every token; `ROOT` holds the top-level ones.
-    pub(super) toks: Vec<Tok>,
+    pub(super) tokens: Vec<Token>,
     /// The block runs in progress, outermost first.
     pub(super) levels: Vec<Level>,
     /// The containers being lexed, outermost first.
@@ -114,11 +114,11 @@ pub(super) struct Lexer {
 
 impl Lexer {
     pub(super) fn new(total: usize, keep_text: bool) -> Lexer {
-        let root = Tok::new(Kind::Root, 0, false, Vec::new());
-        let mut toks = Vec::with_capacity(64);
-        toks.push(root);
+        let root = Token::new(Kind::Root, 0, false, Vec::new());
+        let mut tokens = Vec::with_capacity(64);
+        tokens.push(root);
         Lexer {
-            toks,
+            tokens,
             levels: Vec::with_capacity(8),
             ctxs: Vec::with_capacity(8),
             queue: Vec::new(),
@@ -142,33 +142,34 @@ impl Lexer {
         let queue = std::mem::take(&mut self.queue);
         for t in queue {
             // Only a block text token's own text is read afterwards.
-            let text: Rc<[u16]> = if self.toks[t].kind == Kind::Text {
-                Rc::from(self.toks[t].text.as_slice())
+            let text: Rc<[u16]> = if self.tokens[t].kind == Kind::Text {
+                Rc::from(self.tokens[t].text.as_slice())
             } else {
-                Rc::from(std::mem::take(&mut self.toks[t].text))
+                Rc::from(std::mem::take(&mut self.tokens[t].text))
             };
             self.inline_tokens(text, t);
         }
     }
 
-    pub(super) fn tok(&mut self, kind: Kind, raw: &[u16], text: &[u16]) -> usize {
+    pub(super) fn block_token(&mut self, kind: Kind, raw: &[u16], text: &[u16]) -> usize {
         let keep = self.keep_text || !matches!(kind, Kind::Paragraph | Kind::Text | Kind::Heading);
         let text = if keep { text.to_vec() } else { Vec::new() };
         let ends_blank = ends_in_blank_line(raw);
-        self.toks.push(Tok::new(kind, raw.len(), ends_blank, text));
-        self.toks.len() - 1
+        self.tokens
+            .push(Token::new(kind, raw.len(), ends_blank, text));
+        self.tokens.len() - 1
     }
 
     /// An inline token: only its source's length is kept.
-    pub(super) fn itok(&mut self, kind: Kind, len: usize) -> usize {
-        self.toks.push(Tok::new(kind, len, false, Vec::new()));
-        self.toks.len() - 1
+    pub(super) fn inline_token(&mut self, kind: Kind, len: usize) -> usize {
+        self.tokens.push(Token::new(kind, len, false, Vec::new()));
+        self.tokens.len() - 1
     }
 
     /// An inline text token holding `src[a..b]`.
-    pub(super) fn text_tok(&mut self, src: &Rc<[u16]>, a: usize, b: usize) -> usize {
-        let t = self.itok(Kind::Text, b - a);
-        self.toks[t].shared = Some(View {
+    pub(super) fn text_token(&mut self, src: &Rc<[u16]>, a: usize, b: usize) -> usize {
+        let t = self.inline_token(Kind::Text, b - a);
+        self.tokens[t].shared = Some(View {
             buf: src.clone(),
             start: a,
             end: b,
@@ -178,16 +179,16 @@ impl Lexer {
 
     pub(super) fn push_child(&mut self, owner: usize, t: usize) {
         let id = t as u32;
-        match self.toks[owner].last {
-            NONE => self.toks[owner].first = id,
-            l => self.toks[l as usize].next = id,
+        match self.tokens[owner].last {
+            NONE => self.tokens[owner].first = id,
+            l => self.tokens[l as usize].next = id,
         }
-        self.toks[owner].last = id;
+        self.tokens[owner].last = id;
     }
 
     /// A token whose text gets inline tokens later.
-    pub(super) fn tok_inline(&mut self, kind: Kind, raw: &[u16], text: &[u16]) -> usize {
-        let t = self.tok(kind, raw, text);
+    pub(super) fn token_with_inline(&mut self, kind: Kind, raw: &[u16], text: &[u16]) -> usize {
+        let t = self.block_token(kind, raw, text);
         if self.keep_text {
             self.queue.push(t);
         }
@@ -200,7 +201,7 @@ impl Lexer {
         if !self.keep_text {
             return;
         }
-        let tok = &mut self.toks[t];
+        let tok = &mut self.tokens[t];
         tok.text.extend_from_slice(sep);
         tok.text.extend_from_slice(text);
         if let Some(g) = self.queue.iter().rposition(|&q| q == t) {
@@ -209,14 +210,14 @@ impl Lexer {
     }
 
     pub(super) fn last_child(&self, owner: usize) -> Option<usize> {
-        match self.toks[owner].last {
+        match self.tokens[owner].last {
             NONE => None,
             l => Some(l as usize),
         }
     }
 
     pub(super) fn is_para_or_text(&self, t: Option<usize>) -> bool {
-        t.is_some_and(|t| matches!(self.toks[t].kind, Kind::Paragraph | Kind::Text))
+        t.is_some_and(|t| matches!(self.tokens[t].kind, Kind::Paragraph | Kind::Text))
     }
 
     // ----- the block driver -----
@@ -271,8 +272,8 @@ impl Lexer {
         }
         loop {
             if let Some(kt) = k {
-                let d = y.map(|t| self.toks[t].kind);
-                let klen = self.toks[kt].len;
+                let d = y.map(|t| self.tokens[t].kind);
+                let klen = self.tokens[kt].len;
                 let merges = if matches!(g, Method::Code | Method::Def) {
                     matches!(d, Some(Kind::Paragraph | Kind::Text))
                 } else {
@@ -287,9 +288,9 @@ impl Lexer {
                 } else if merges {
                     if let Some(yt) = y {
                         let text = if g == Method::Def {
-                            self.toks[kt].raw().to_vec()
+                            self.tokens[kt].raw().to_vec()
                         } else {
-                            self.toks[kt].text.clone()
+                            self.tokens[kt].text.clone()
                         };
                         self.merge(yt, &text, &[LF]);
                     }
@@ -297,7 +298,7 @@ impl Lexer {
                     self.push_child(owner, kt);
                     y = Some(kt);
                 } else {
-                    let tag = self.toks[kt].text.clone();
+                    let tag = self.tokens[kt].text.clone();
                     self.links.insert(tag);
                 }
                 let passed = std::mem::take(&mut self.levels[lv].passed);
@@ -364,7 +365,7 @@ impl Lexer {
         } else {
             matches!(g, Method::Paragraph | Method::Text | Method::Def)
         };
-        ok && !self.toks[kt].ends_blank
+        ok && !self.tokens[kt].ends_blank
     }
 
     pub(super) fn block_method(&mut self, m: Method, rest: &View) -> Option<usize> {
@@ -372,16 +373,16 @@ impl Lexer {
         match m {
             Method::Space => {
                 let n = space_len(s);
-                (n > 0).then(|| self.tok(Kind::Space, &s[..n], &[]))
+                (n > 0).then(|| self.block_token(Kind::Space, &s[..n], &[]))
             }
             Method::Code => {
                 let n = indented_code_len(s).filter(|&n| n > 0)?;
                 let text = indented_code_text(&s[..n]);
-                Some(self.tok(Kind::Code, &s[..n], &text))
+                Some(self.block_token(Kind::Code, &s[..n], &text))
             }
             Method::Fences => {
                 let n = fenced_code_len(s).filter(|&n| n > 0)?;
-                Some(self.tok(Kind::Code, &s[..n], &[]))
+                Some(self.block_token(Kind::Code, &s[..n], &[]))
             }
             Method::Heading => {
                 let n = atx_heading_len(s)?;
@@ -390,28 +391,28 @@ impl Lexer {
                 } else {
                     Vec::new()
                 };
-                Some(self.tok_inline(Kind::Heading, &s[..n], &text))
+                Some(self.token_with_inline(Kind::Heading, &s[..n], &text))
             }
             Method::Hr => {
                 let j = hr_at(s, 0)?;
-                Some(self.tok(Kind::Hr, &s[..j], &[]))
+                Some(self.block_token(Kind::Hr, &s[..j], &[]))
             }
             Method::Html => {
                 let n = html_block_len(s).filter(|&n| n > 0)?;
-                let t = self.tok(Kind::Html, &s[..n], &[]);
-                self.toks[t].shared = Some(rest.sub(0, n));
-                self.toks[t].span = Some(self.total.saturating_sub(s.len()));
+                let t = self.block_token(Kind::Html, &s[..n], &[]);
+                self.tokens[t].shared = Some(rest.sub(0, n));
+                self.tokens[t].span = Some(self.total.saturating_sub(s.len()));
                 Some(t)
             }
             Method::Def => self.definition(rest),
             Method::Lheading => self.setext(s, true),
             Method::Paragraph => {
                 let n = paragraph_len(s);
-                (n > 0).then(|| self.tok_inline(Kind::Paragraph, &s[..n], &s[..n]))
+                (n > 0).then(|| self.token_with_inline(Kind::Paragraph, &s[..n], &s[..n]))
             }
             Method::Text => {
                 let n = line_end(s, 0);
-                (n > 0).then(|| self.tok_inline(Kind::Text, &s[..n], &s[..n]))
+                (n > 0).then(|| self.token_with_inline(Kind::Text, &s[..n], &s[..n]))
             }
             Method::Blockquote | Method::List => None,
         }
@@ -421,8 +422,8 @@ impl Lexer {
         let s = rest.units();
         let (len, label) = link_definition(s)?;
         let tag = normalize_label(&label);
-        let t = self.tok(Kind::Def, &s[..len], &tag);
-        self.toks[t].shared = Some(rest.sub(0, len));
+        let t = self.block_token(Kind::Def, &s[..len], &tag);
+        self.tokens[t].shared = Some(rest.sub(0, len));
         Some(t)
     }
 
@@ -441,6 +442,6 @@ impl Lexer {
         let o = trim_end_ch(whole, LF);
         let h = o.iter().rposition(|&c| c == LF).map_or(0, |p| p + 1);
         let text = js_slice(o, 0, h as i64 - 1).to_vec();
-        Some(self.tok_inline(Kind::Heading, whole, &text))
+        Some(self.token_with_inline(Kind::Heading, whole, &text))
     }
 }

@@ -4,21 +4,33 @@
 use super::utf16::{CLOSE_PAREN, INFINITY, index_of_str, is_js_space};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
+/// A search that found nothing, remembered so that it is not repeated from further on.
 pub(super) enum Absent {
+    /// A closing run of this many backticks (a code span).
     Backticks(usize),
-    Pi,
+    /// `?>`, closing a processing instruction.
+    ProcessingInstruction,
+    /// `-->`, closing a comment.
     Comment,
+    /// `]]>`, closing a CDATA section.
     Cdata,
-    Gt,
+    /// `>`, closing a declaration.
+    Declaration,
 }
 
 /// Look-ahead results remembered during one inline run, as distances from the text's end.
 pub(super) struct Notes {
+    /// Searches that failed, and how much text was left where they started.
     pub(super) absent: Vec<(Absent, usize)>,
+    /// Where the last `)` is (its distance from the end; `INFINITY`: none), once looked for.
     pub(super) ahead_paren: Option<usize>,
+    /// Likewise for the last `>`.
     pub(super) ahead_gt: Option<usize>,
+    /// What is left after the current run of emphasis marks (`INFINITY`: not measured yet).
     pub(super) after_marks: usize,
+    /// How long the text's trailing whitespace is, once measured.
     pub(super) end_space: Option<usize>,
+    /// For `*` and `_`: where the last closer search stopped, and the marks it counted.
     pub(super) closers: [Option<(usize, usize)>; 2],
 }
 
@@ -33,56 +45,62 @@ impl Notes {
             closers: [None, None],
         }
     }
-    pub(super) fn is_absent(&self, e: &[u16], key: Absent, o: usize) -> bool {
-        let rem = e.len() as i64 - o as i64;
+    pub(super) fn is_absent(&self, text: &[u16], key: Absent, pos: usize) -> bool {
+        let remaining = text.len() as i64 - pos as i64;
         self.absent
             .iter()
-            .find(|(k, _)| *k == key)
-            .is_some_and(|&(_, v)| rem <= v as i64)
+            .find(|(absent, _)| *absent == key)
+            .is_some_and(|&(_, distance)| remaining <= distance as i64)
     }
-    pub(super) fn note_absent(&mut self, e: &[u16], key: Absent, o: usize) {
-        let v = e.len().saturating_sub(o);
-        match self.absent.iter_mut().find(|(k, _)| *k == key) {
-            Some(slot) => slot.1 = v,
-            None => self.absent.push((key, v)),
+    pub(super) fn note_absent(&mut self, text: &[u16], key: Absent, pos: usize) {
+        let distance = text.len().saturating_sub(pos);
+        match self.absent.iter_mut().find(|(absent, _)| *absent == key) {
+            Some(slot) => slot.1 = distance,
+            None => self.absent.push((key, distance)),
         }
     }
-    /// Whether `ch` occurs at or after `o`.
-    pub(super) fn is_ahead(&mut self, e: &[u16], ch: u16, o: usize) -> bool {
+    /// Whether `ch` occurs at or after `pos`.
+    pub(super) fn is_ahead(&mut self, text: &[u16], ch: u16, pos: usize) -> bool {
         let slot = if ch == CLOSE_PAREN {
             &mut self.ahead_paren
         } else {
             &mut self.ahead_gt
         };
-        let h = *slot.get_or_insert_with(|| {
-            e.iter()
+        let distance = *slot.get_or_insert_with(|| {
+            text.iter()
                 .rposition(|&c| c == ch)
-                .map_or(INFINITY, |p| e.len() - p)
+                .map_or(INFINITY, |index| text.len() - index)
         });
-        h != INFINITY && e.len() - o.min(e.len()) >= h
+        distance != INFINITY && text.len() - pos.min(text.len()) >= distance
     }
-    /// The end of `pat` searched from `o`, remembering when there is none.
-    pub(super) fn past(&mut self, e: &[u16], key: Absent, pat: &str, o: usize) -> Option<usize> {
-        if self.is_absent(e, key, o) {
+    /// The end of `pat` searched from `pos`, remembering when there is none.
+    pub(super) fn past(
+        &mut self,
+        text: &[u16],
+        key: Absent,
+        pat: &str,
+        pos: usize,
+    ) -> Option<usize> {
+        if self.is_absent(text, key, pos) {
             return None;
         }
-        match index_of_str(e, pat, o) {
+        match index_of_str(text, pat, pos) {
             Some(i) => Some(i + pat.len()),
             None => {
-                self.note_absent(e, key, o);
+                self.note_absent(text, key, pos);
                 None
             }
         }
     }
-    /// Whether position `n` lies before the text's trailing whitespace.
-    pub(super) fn before_end_space(&mut self, e: &[u16], n: usize) -> bool {
+    /// Whether position `pos` lies before the text's trailing whitespace.
+    pub(super) fn before_end_space(&mut self, text: &[u16], pos: usize) -> bool {
         let end_space = *self.end_space.get_or_insert_with(|| {
-            let last = e
+            let last = text
                 .iter()
                 .rposition(|&c| !is_js_space(c as i32))
-                .map_or(0, |p| p + 1);
-            e.len() - last
+                .map_or(0, |index| index + 1);
+            text.len() - last
         });
-        e.len() as i64 - n as i64 > end_space as i64
+        text.len() as i64 - pos as i64 > end_space as i64
     }
 }

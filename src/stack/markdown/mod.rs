@@ -67,8 +67,8 @@ pub fn strip_block_comments(text: &str) -> Cow<'_, str> {
     lexer.lex(&src);
     let mut out: Vec<u16> = Vec::new();
     let mut taken = 0usize;
-    for t in children(&lexer.toks, ROOT) {
-        let tok = &lexer.toks[t];
+    for t in children(&lexer.tokens, ROOT) {
+        let tok = &lexer.tokens[t];
         let Some(start) = tok.span else { continue };
         let len = tok.len;
         let z = js::trim_start_units(tok.raw());
@@ -105,6 +105,6 @@ pub fn import_candidates(text: &str) -> Vec<String> {
     lexer.lex(&src);
     lexer.run_inline_queue();
     let mut found = Imports::default();
-    walk(&lexer.toks, ROOT, &mut found, 0);
+    walk(&lexer.tokens, ROOT, &mut found, 0);
     found.list
 }

@@ -29,7 +29,7 @@ pub(super) enum Kind {
     Image,
 }
 
-pub(super) struct Tok {
+pub(super) struct Token {
     pub(super) kind: Kind,
     /// The source's length when the token was made.
     pub(super) len: usize,
@@ -48,9 +48,9 @@ pub(super) struct Tok {
     pub(super) span: Option<usize>,
 }
 
-impl Tok {
-    pub(super) fn new(kind: Kind, len: usize, ends_blank: bool, text: Vec<u16>) -> Tok {
-        Tok {
+impl Token {
+    pub(super) fn new(kind: Kind, len: usize, ends_blank: bool, text: Vec<u16>) -> Token {
+        Token {
             kind,
             len,
             ends_blank,
@@ -69,21 +69,21 @@ impl Tok {
     /// The token's text.
     pub(super) fn text(&self) -> &[u16] {
         match &self.shared {
-            Some(v) => v.units(),
+            Some(view) => view.units(),
             None => &self.text,
         }
     }
 }
 
 /// The tokens inside `owner`, in order.
-pub(super) fn children(toks: &[Tok], owner: usize) -> impl Iterator<Item = usize> + '_ {
-    let mut c = toks[owner].first;
+pub(super) fn children(tokens: &[Token], owner: usize) -> impl Iterator<Item = usize> + '_ {
+    let mut next = tokens[owner].first;
     std::iter::from_fn(move || {
-        if c == NONE {
+        if next == NONE {
             return None;
         }
-        let id = c as usize;
-        c = toks[id].next;
+        let id = next as usize;
+        next = tokens[id].next;
         Some(id)
     })
 }
