@@ -7,7 +7,7 @@ use super::block::{
     dedent_continuations, ends_in_blank_line, list_marker, list_starts, paragraph_len,
     quote_marker_at, strip_leading_blank, strip_quote_markers,
 };
-use super::lexer::{Ctx, Lexer, MAX_DEPTH};
+use super::lexer::{Container, Lexer, MAX_DEPTH};
 use super::links::{link_definition, normalize_label};
 use super::list_item::{
     item_is_last, item_lazy_run, item_lines, item_start, lazy_run, next_item_marker, under_indented,
@@ -17,64 +17,64 @@ use super::utf16::{INFINITY, LF, View, concat, js_slice, line_end, slice_from};
 
 impl Lexer {
     pub(super) fn blockquote(&mut self, rest: &View) -> Option<usize> {
-        let s = rest.units();
-        if !quote_marker_at(s, 0) || self.depth >= MAX_DEPTH {
+        let src = rest.units();
+        if !quote_marker_at(src, 0) || self.depth >= MAX_DEPTH {
             return None;
         }
-        let n = line_end(s, 0);
-        let mut text = strip_quote_markers(&s[..n]);
-        let tok = self.block_token(Kind::Blockquote, &[], &[]);
-        let c = self.ctxs.len();
-        self.ctxs.push(Ctx {
+        let first_eol = line_end(src, 0);
+        let mut text = strip_quote_markers(&src[..first_eol]);
+        let quote = self.block_token(Kind::Blockquote, &[], &[]);
+        let container = self.containers.len();
+        self.containers.push(Container {
             src: rest.clone(),
             before: Vec::new(),
-            end: n,
+            end: first_eol,
             taken: 0,
             item: None,
             cut: Vec::new(),
         });
-        let more = self.gather(c);
+        let more = self.gather(container);
         text.extend_from_slice(&more);
         let text = View::new(text);
         let saved_top = self.top;
         self.top = true;
         self.depth += 1;
-        self.block_tokens(text, tok, Some(c));
+        self.block_tokens(text, quote, Some(container));
         self.depth -= 1;
         self.top = saved_top;
-        let ctx = &self.ctxs[c];
-        self.tokens[tok].len =
+        let ctx = &self.containers[container];
+        self.tokens[quote].len =
             ctx.before.len() + js_slice(ctx.src.units(), 0, ctx.end as i64).len();
-        self.ctxs.truncate(c);
-        Some(tok)
+        self.containers.truncate(container);
+        Some(quote)
     }
 
     pub(super) fn list(&mut self, rest: &View) -> Option<usize> {
-        let s0 = rest.units();
-        if !list_starts(s0) || self.depth >= MAX_DEPTH {
+        let src = rest.units();
+        if !list_starts(src) || self.depth >= MAX_DEPTH {
             return None;
         }
-        let kind = list_marker(s0, 0).map_or(0, |m| s0[m - 1]);
+        let kind = list_marker(src, 0).map_or(0, |marker_end| src[marker_end - 1]);
         let list = self.block_token(Kind::List, &[], &[]);
-        let mut l_before: Vec<u16> = Vec::new();
-        let mut l_src = rest.clone();
-        let mut l_end = 0usize;
-        let mut l_taken = 0usize;
-        while let Some(y) = next_item_marker(l_src.units(), l_end, kind) {
-            let (item, mut z) = item_start(l_src.units(), l_end, y);
-            let keep = if item_is_last(&item, l_src.units()) {
-                js::trim_end_units(&z).len()
+        let mut list_before: Vec<u16> = Vec::new();
+        let mut list_src = rest.clone();
+        let mut list_end = 0usize;
+        let mut list_taken = 0usize;
+        while let Some(content_start) = next_item_marker(list_src.units(), list_end, kind) {
+            let (item, mut content) = item_start(list_src.units(), list_end, content_start);
+            let keep = if item_is_last(&item, list_src.units()) {
+                js::trim_end_units(&content).len()
             } else {
-                z.len()
+                content.len()
             };
-            let cut = z[keep..].to_vec();
-            z.truncate(keep);
-            let it = self.block_token(Kind::ListItem, &[], &[]);
-            self.push_child(list, it);
-            let c = self.ctxs.len();
+            let cut = content[keep..].to_vec();
+            content.truncate(keep);
+            let item_token = self.block_token(Kind::ListItem, &[], &[]);
+            self.push_child(list, item_token);
+            let container = self.containers.len();
             let stop = item.stop;
-            self.ctxs.push(Ctx {
-                src: l_src.clone(),
+            self.containers.push(Container {
+                src: list_src.clone(),
                 before: Vec::new(),
                 end: stop,
                 taken: 0,
@@ -83,84 +83,85 @@ impl Lexer {
             });
             self.top = false;
             self.depth += 1;
-            self.block_tokens(View::new(z), it, Some(c));
+            self.block_tokens(View::new(content), item_token, Some(container));
             self.depth -= 1;
             // (an item's own source is never read again; only the list's length matters)
-            let ctx = &self.ctxs[c];
-            let item_end = ctx.item.as_ref().map_or(0, |i| i.end);
+            let ctx = &self.containers[container];
+            let item_end = ctx.item.as_ref().map_or(0, |geometry| geometry.end);
             if !ctx.before.is_empty() {
-                l_before.extend_from_slice(&ctx.before);
-                l_src = ctx.src.clone();
-                l_taken = ctx.taken;
+                list_before.extend_from_slice(&ctx.before);
+                list_src = ctx.src.clone();
+                list_taken = ctx.taken;
             }
-            l_end = item_end;
-            self.ctxs.truncate(c);
+            list_end = item_end;
+            self.containers.truncate(container);
         }
         self.last_child(list)?;
-        let s = l_src.units();
-        let keep = l_taken.max(js::trim_end_units(js_slice(s, 0, l_end as i64)).len());
-        self.tokens[list].len = l_before.len() + js_slice(s, 0, keep as i64).len();
+        let final_src = list_src.units();
+        let keep =
+            list_taken.max(js::trim_end_units(js_slice(final_src, 0, list_end as i64)).len());
+        self.tokens[list].len = list_before.len() + js_slice(final_src, 0, keep as i64).len();
         Some(list)
     }
 
     /// The container's next lines: for a block quote the lines that start with `>`, for a
     /// list item the lines indented under it (its geometry updated).
-    pub(super) fn gather(&mut self, c: usize) -> Vec<u16> {
-        let src = self.ctxs[c].src.clone();
-        let s = src.units();
-        let end = self.ctxs[c].end;
-        if let Some(mut item) = self.ctxs[c].item.take() {
-            let whole = !under_indented(s, end + 1, item.indent);
+    pub(super) fn gather(&mut self, container: usize) -> Vec<u16> {
+        let src = self.containers[container].src.clone();
+        let units = src.units();
+        let end = self.containers[container].end;
+        if let Some(mut item) = self.containers[container].item.take() {
+            let whole = !under_indented(units, end + 1, item.indent);
             item.previous.clear();
             let body = if whole {
-                s
+                units
             } else {
-                js_slice(s, 0, end as i64 + 1)
+                js_slice(units, 0, end as i64 + 1)
             };
-            let mut y = Vec::new();
-            item_lines(&mut item, body, end, &mut y);
-            let k = if item_is_last(&item, s) {
-                js::trim_end_units(&y)
+            let mut lines = Vec::new();
+            item_lines(&mut item, body, end, &mut lines);
+            let kept = if item_is_last(&item, units) {
+                js::trim_end_units(&lines)
             } else {
-                &y[..]
+                &lines[..]
             };
-            let klen = k.len();
-            let ctx = &mut self.ctxs[c];
+            let kept_len = kept.len();
+            let ctx = &mut self.containers[container];
             ctx.end = item.stop;
-            ctx.cut = y[klen..].to_vec();
+            ctx.cut = lines[kept_len..].to_vec();
             ctx.item = Some(item);
-            return y[..klen].to_vec();
+            return lines[..kept_len].to_vec();
         }
-        let mut h = Vec::new();
-        let mut e = end;
-        let mut g = e + 1;
-        while quote_marker_at(s, g) {
-            e = line_end(s, g);
-            h.push(LF);
-            h.extend(strip_quote_markers(&s[g..e]));
-            g = e + 1;
+        let mut quoted = Vec::new();
+        let mut eol = end;
+        let mut line_start = eol + 1;
+        while quote_marker_at(units, line_start) {
+            eol = line_end(units, line_start);
+            quoted.push(LF);
+            quoted.extend(strip_quote_markers(&units[line_start..eol]));
+            line_start = eol + 1;
         }
-        self.ctxs[c].end = e;
-        h
+        self.containers[container].end = eol;
+        quoted
     }
 
-    /// Lazy continuation lines for the container `c` (nested in a container when `nested`).
-    pub(super) fn lazy_take(&mut self, c: usize, nested: bool) -> Option<Vec<u16>> {
-        let ctx = &self.ctxs[c];
-        let s = ctx.src.units();
-        let g = ctx.end;
+    /// Lazy continuation lines for the container `container` (nested in a container when `nested`).
+    pub(super) fn lazy_take(&mut self, container: usize, nested: bool) -> Option<Vec<u16>> {
+        let ctx = &self.containers[container];
+        let units = ctx.src.units();
+        let end = ctx.end;
         let found = match &ctx.item {
-            None => lazy_run(s, g, nested),
+            None => lazy_run(units, end, nested),
             Some(item) => {
                 if !ctx.before.is_empty() && !item.ends_in_blank && !ctx.cut.contains(&LF) {
-                    item_lazy_run(s, g, item.indent)
+                    item_lazy_run(units, end, item.indent)
                 } else {
                     None
                 }
             }
         }?;
-        let taken = js_slice(s, g as i64 + 1, found as i64).to_vec();
-        let ctx = &mut self.ctxs[c];
+        let taken = js_slice(units, end as i64 + 1, found as i64).to_vec();
+        let ctx = &mut self.containers[container];
         ctx.end = found;
         ctx.taken = found;
         Some(taken)
@@ -168,9 +169,9 @@ impl Lexer {
 
     /// When a container's text runs out inside a paragraph, pulls in the lazy continuation
     /// lines that follow it (in it or in the containers around it) and answers the new rest.
-    pub(super) fn lazy_lines(&mut self, e: usize) -> View {
-        let mut chain: Vec<usize> = vec![e];
-        let mut o = 0usize;
+    pub(super) fn lazy_lines(&mut self, level: usize) -> View {
+        let mut chain: Vec<usize> = vec![level];
+        let mut taken_at = 0usize;
         // Every round takes at least one line or returns; the bound only guards against a bug.
         let mut rounds = 0usize;
         loop {
@@ -178,169 +179,182 @@ impl Lexer {
             if rounds > 2 * self.total + 8 {
                 return View::new(Vec::new());
             }
-            let mut g = o;
-            let h = loop {
-                let lv = chain[g];
-                let Some(c) = self.levels[lv].container else {
+            let mut at = taken_at;
+            let taken = loop {
+                let level_id = chain[at];
+                let Some(container) = self.levels[level_id].container else {
                     break None;
                 };
-                let outer = self.levels[lv].outer;
+                let outer = self.levels[level_id].outer;
                 let outer_container = outer.and_then(|i| self.levels[i].container).is_some();
-                let h = self.lazy_take(c, outer_container);
-                let ctx = &self.ctxs[c];
-                let stop = h.is_some()
+                let taken = self.lazy_take(container, outer_container);
+                let ctx = &self.containers[container];
+                let stop = taken.is_some()
                     || !outer_container
                     || ctx.end < ctx.src.len()
                     || ctx.item.as_ref().is_some_and(|i| i.ends_in_blank)
                     || ctx.cut.contains(&LF)
                     || outer.is_none_or(|i| !ctx.src.same(&self.levels[i].rest));
                 if stop {
-                    break h;
+                    break taken;
                 }
                 let Some(next) = outer else { break None };
-                g += 1;
-                if g < chain.len() {
-                    chain[g] = next;
+                at += 1;
+                if at < chain.len() {
+                    chain[at] = next;
                 } else {
                     chain.push(next);
                 }
             };
-            let mut y: Vec<u16> = Vec::new();
-            let mut k: Vec<u16> = Vec::new();
-            if let Some(hh) = &h {
-                o = g;
-                let Some(c) = self.levels[chain[o]].container else {
+            let mut pending: Vec<u16> = Vec::new();
+            let mut gathered: Vec<u16> = Vec::new();
+            if let Some(lines) = &taken {
+                taken_at = at;
+                let Some(container) = self.levels[chain[taken_at]].container else {
                     return View::new(Vec::new());
                 };
-                y = concat(&self.ctxs[c].cut, &[LF]);
-                y.extend_from_slice(hh);
+                pending = concat(&self.containers[container].cut, &[LF]);
+                pending.extend_from_slice(lines);
                 // (the container's token text grows by `y + k` in the original; it is not read
                 // again, its nested lexing having started from a copy)
-                k = self.gather(c);
+                gathered = self.gather(container);
             }
-            while !k.is_empty() || h.is_none() {
-                let lv = chain[o];
-                if !self.levels[lv].owed.is_empty() {
-                    let owed = std::mem::take(&mut self.levels[lv].owed);
-                    y = concat(&owed, &y);
+            while !gathered.is_empty() || taken.is_none() {
+                let level_id = chain[taken_at];
+                if !self.levels[level_id].owed.is_empty() {
+                    let owed = std::mem::take(&mut self.levels[level_id].owed);
+                    pending = concat(&owed, &pending);
                 }
-                if o == 0 {
-                    let i = if y.is_empty() {
+                if taken_at == 0 {
+                    let new_rest = if pending.is_empty() {
                         Vec::new()
                     } else {
-                        self.continue_paragraph(e, &y, &k)
+                        self.continue_paragraph(level, &pending, &gathered)
                     };
-                    let last = self.last_child(self.levels[e].owner);
-                    if !i.is_empty()
-                        || h.is_none()
+                    let last = self.last_child(self.levels[level].owner);
+                    if !new_rest.is_empty()
+                        || taken.is_none()
                         || !self.is_para_or_text(last)
-                        || ends_in_blank_line(&k)
+                        || ends_in_blank_line(&gathered)
                     {
-                        return View::new(i);
+                        return View::new(new_rest);
                     }
-                    y.clear();
+                    pending.clear();
                     break;
                 }
-                if !y.is_empty() {
-                    let Some(ic) = self.levels[chain[o - 1]].container else {
+                if !pending.is_empty() {
+                    let Some(inner) = self.levels[chain[taken_at - 1]].container else {
                         return View::new(Vec::new());
                     };
-                    if let Some(item) = &self.ctxs[ic].item
-                        && !k.is_empty()
-                        && let Some(d) = item_lazy_run(&k, 0, item.indent)
+                    if let Some(item) = &self.containers[inner].item
+                        && !gathered.is_empty()
+                        && let Some(lazy_end) = item_lazy_run(&gathered, 0, item.indent)
                     {
-                        let d = d.min(k.len());
-                        y.extend_from_slice(&k[..d]);
-                        k = k[d..].to_vec();
+                        let lazy_end = lazy_end.min(gathered.len());
+                        pending.extend_from_slice(&gathered[..lazy_end]);
+                        gathered = gathered[lazy_end..].to_vec();
                     }
-                    let rest = self.levels[lv].rest.clone();
-                    self.levels[lv].passed.extend_from_slice(rest.units());
-                    self.ctxs[ic].before.extend_from_slice(rest.units());
-                    let joined = View::new(if k.is_empty() {
-                        y.clone()
+                    let rest = self.levels[level_id].rest.clone();
+                    self.levels[level_id].passed.extend_from_slice(rest.units());
+                    self.containers[inner]
+                        .before
+                        .extend_from_slice(rest.units());
+                    let joined = View::new(if gathered.is_empty() {
+                        pending.clone()
                     } else {
-                        concat(&y, &k)
+                        concat(&pending, &gathered)
                     });
-                    self.ctxs[ic].src = joined.clone();
-                    self.levels[lv].rest = joined;
-                    self.ctxs[ic].end = y.len();
-                    self.ctxs[ic].taken = y.len();
-                    if !self.ctxs[ic].cut.is_empty() {
-                        y = concat(&self.ctxs[ic].cut, &y);
+                    self.containers[inner].src = joined.clone();
+                    self.levels[level_id].rest = joined;
+                    self.containers[inner].end = pending.len();
+                    self.containers[inner].taken = pending.len();
+                    if !self.containers[inner].cut.is_empty() {
+                        pending = concat(&self.containers[inner].cut, &pending);
                     }
-                    k = self.gather(ic);
+                    gathered = self.gather(inner);
                 }
-                o -= 1;
+                taken_at -= 1;
             }
-            let lv = chain[o];
-            self.levels[lv].owed.extend_from_slice(&y);
+            let level_id = chain[taken_at];
+            self.levels[level_id].owed.extend_from_slice(&pending);
         }
     }
 
-    /// Adds lazy continuation text `n` to the level's last paragraph (or starts one), then
-    /// sees whether what follows (`o`) continues it or makes it a setext heading; answers the
+    /// Adds lazy continuation text `lazy` to the level's last paragraph (or starts one), then
+    /// sees whether what follows (`following`) continues it or makes it a setext heading; answers the
     /// level's new rest.
-    pub(super) fn continue_paragraph(&mut self, e: usize, n: &[u16], o: &[u16]) -> Vec<u16> {
-        let owner = self.levels[e].owner;
+    pub(super) fn continue_paragraph(
+        &mut self,
+        level: usize,
+        lazy: &[u16],
+        following: &[u16],
+    ) -> Vec<u16> {
+        let owner = self.levels[level].owner;
         let last = self.last_child(owner);
         self.no_setext_until = INFINITY;
-        let g = match last {
-            Some(t) if self.is_para_or_text(Some(t)) => {
-                let text = if self.tokens[t].kind == Kind::Text {
-                    dedent_continuations(n)
+        let paragraph = match last {
+            Some(token) if self.is_para_or_text(Some(token)) => {
+                let text = if self.tokens[token].kind == Kind::Text {
+                    dedent_continuations(lazy)
                 } else {
-                    n.to_vec()
+                    lazy.to_vec()
                 };
-                self.merge(t, &text, &[]);
-                t
+                self.merge(token, &text, &[]);
+                token
             }
             _ => {
-                let mut i: Vec<u16> = strip_leading_blank(n).to_vec();
-                while self.levels[e].has_text {
-                    let Some((len, label)) = link_definition(&i) else {
+                let mut lines: Vec<u16> = strip_leading_blank(lazy).to_vec();
+                while self.levels[level].has_text {
+                    let Some((len, label)) = link_definition(&lines) else {
                         break;
                     };
                     self.links.insert(normalize_label(&label));
-                    i = strip_leading_blank(&i[len.min(i.len())..]).to_vec();
+                    lines = strip_leading_blank(&lines[len.min(lines.len())..]).to_vec();
                 }
-                if i.is_empty() {
-                    return o.iter().copied().skip_while(|&c| c == LF).collect();
+                if lines.is_empty() {
+                    return following
+                        .iter()
+                        .copied()
+                        .skip_while(|&continuation| continuation == LF)
+                        .collect();
                 }
                 let (kind, text) = if self.top {
-                    (Kind::Paragraph, i.clone())
+                    (Kind::Paragraph, lines.clone())
                 } else {
-                    (Kind::Text, dedent_continuations(&i))
+                    (Kind::Text, dedent_continuations(&lines))
                 };
-                let t = self.token_with_inline(kind, &i, &text);
-                self.push_child(owner, t);
-                t
+                let token = self.token_with_inline(kind, &lines, &text);
+                self.push_child(owner, token);
+                token
             }
         };
-        self.levels[e].paragraph_open = true;
-        if o.is_empty() {
+        self.levels[level].paragraph_open = true;
+        if following.is_empty() {
             return Vec::new();
         }
-        let y = concat(&[b'x' as u16], o);
-        let is_rest = self
-            .block_rest
-            .as_ref()
-            .is_some_and(|b| b.len() == y.len() && b.units() == &y[..]);
-        let heading = self.setext(&y, is_rest);
-        let c = match heading {
-            Some(hd) => Some(hd),
-            None if self.tokens[g].kind == Kind::Paragraph => {
-                let n = paragraph_len(&y);
-                (n > 0).then(|| self.token_with_inline(Kind::Paragraph, &y[..n], &y[..n]))
+        let probe = concat(&[b'x' as u16], following);
+        let is_rest = self.block_rest.as_ref().is_some_and(|block_rest| {
+            block_rest.len() == probe.len() && block_rest.units() == &probe[..]
+        });
+        let heading = self.setext(&probe, is_rest);
+        let continuation = match heading {
+            Some(heading_token) => Some(heading_token),
+            None if self.tokens[paragraph].kind == Kind::Paragraph => {
+                let len = paragraph_len(&probe);
+                (len > 0)
+                    .then(|| self.token_with_inline(Kind::Paragraph, &probe[..len], &probe[..len]))
             }
             None => None,
         };
-        let Some(c) = c else { return o.to_vec() };
-        let text = slice_from(&self.tokens[c].text, 1).to_vec();
-        let used = self.tokens[c].len;
-        self.merge(g, &text, &[]);
+        let Some(continuation) = continuation else {
+            return following.to_vec();
+        };
+        let text = slice_from(&self.tokens[continuation].text, 1).to_vec();
+        let used = self.tokens[continuation].len;
+        self.merge(paragraph, &text, &[]);
         if heading.is_some() {
-            self.tokens[g].kind = Kind::Heading;
+            self.tokens[paragraph].kind = Kind::Heading;
         }
-        slice_from(&y, used).to_vec()
+        slice_from(&probe, used).to_vec()
     }
 }

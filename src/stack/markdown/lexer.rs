@@ -22,6 +22,8 @@ use super::utf16::{
 /// lexed before the rest of a nested part is left as it is.
 pub(super) const MAX_DEPTH: usize = 256;
 
+/// The block rules, named after the methods of marked's `Tokenizer` they port (`Lheading` is
+/// a setext heading, `Def` a link reference definition).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Method {
     Space,
@@ -58,28 +60,46 @@ pub(super) fn block_methods(c: i32) -> &'static [Method] {
 }
 
 /// A container (block quote or list item) being lexed: its source and how much of it is used.
-pub(super) struct Ctx {
+pub(super) struct Container {
+    /// The text the container's lines are read from (replaced when lazy lines join it).
     pub(super) src: View,
+    /// Text read before `src` that still counts towards the container's length.
     pub(super) before: Vec<u16>,
+    /// How far into `src` the container's lines have been gathered.
     pub(super) end: usize,
+    /// How far into `src` lazy continuation lines have been taken.
     pub(super) taken: usize,
+    /// A list item's geometry; `None` for a block quote.
     pub(super) item: Option<ItemGeometry>,
+    /// The white space cut from the end of a last list item's content.
     pub(super) cut: Vec<u16>,
 }
 
 /// One run of block lexing (the whole text, or one container's text).
 pub(super) struct Level {
+    /// Whether the run started with any text.
     pub(super) has_text: bool,
+    /// The text still to lex.
     pub(super) rest: View,
+    /// The token the run's tokens are filed under.
     pub(super) owner: usize,
+    /// The last token filed, when the driver stopped to try a container.
     pub(super) last: Option<usize>,
+    /// How many of the block rules for the current character have been tried.
     pub(super) tried: usize,
+    /// The rule being tried when the driver stopped.
     pub(super) method: Method,
+    /// Whether the last paragraph may still take continuation text.
     pub(super) paragraph_open: bool,
+    /// The container whose text this run lexes (an index into `Lexer::containers`).
     pub(super) container: Option<usize>,
+    /// The enclosing run (an index into `Lexer::levels`).
     pub(super) outer: Option<usize>,
+    /// Text lazy lines moved into a nested container that the run must still step over.
     pub(super) passed: Vec<u16>,
+    /// Lazy continuation text waiting to be added to the run's text.
     pub(super) owed: Vec<u16>,
+    /// The enclosing run's `no_setext_until`, restored when this run ends.
     pub(super) outer_no_setext: usize,
 }
 
@@ -89,7 +109,7 @@ pub(super) struct Lexer {
     /// The block runs in progress, outermost first.
     pub(super) levels: Vec<Level>,
     /// The containers being lexed, outermost first.
-    pub(super) ctxs: Vec<Ctx>,
+    pub(super) containers: Vec<Container>,
     /// Tokens whose inline children are still to be lexed, in order.
     pub(super) queue: Vec<usize>,
     /// The labels of the link reference definitions seen (normalized).
@@ -120,7 +140,7 @@ impl Lexer {
         Lexer {
             tokens,
             levels: Vec::with_capacity(8),
-            ctxs: Vec::with_capacity(8),
+            containers: Vec::with_capacity(8),
             queue: Vec::new(),
             links: HashSet::new(),
             top: true,
@@ -140,14 +160,14 @@ impl Lexer {
 
     pub(super) fn run_inline_queue(&mut self) {
         let queue = std::mem::take(&mut self.queue);
-        for t in queue {
+        for token in queue {
             // Only a block text token's own text is read afterwards.
-            let text: Rc<[u16]> = if self.tokens[t].kind == Kind::Text {
-                Rc::from(self.tokens[t].text.as_slice())
+            let text: Rc<[u16]> = if self.tokens[token].kind == Kind::Text {
+                Rc::from(self.tokens[token].text.as_slice())
             } else {
-                Rc::from(std::mem::take(&mut self.tokens[t].text))
+                Rc::from(std::mem::take(&mut self.tokens[token].text))
             };
-            self.inline_tokens(text, t);
+            self.inline_tokens(text, token);
         }
     }
 
@@ -167,64 +187,64 @@ impl Lexer {
     }
 
     /// An inline text token holding `src[a..b]`.
-    pub(super) fn text_token(&mut self, src: &Rc<[u16]>, a: usize, b: usize) -> usize {
-        let t = self.inline_token(Kind::Text, b - a);
-        self.tokens[t].shared = Some(View {
+    pub(super) fn text_token(&mut self, src: &Rc<[u16]>, start: usize, end: usize) -> usize {
+        let token = self.inline_token(Kind::Text, end - start);
+        self.tokens[token].shared = Some(View {
             buf: src.clone(),
-            start: a,
-            end: b,
+            start: start,
+            end: end,
         });
-        t
+        token
     }
 
-    pub(super) fn push_child(&mut self, owner: usize, t: usize) {
-        let id = t as u32;
+    pub(super) fn push_child(&mut self, owner: usize, child: usize) {
+        let id = child as u32;
         match self.tokens[owner].last {
             NONE => self.tokens[owner].first = id,
-            l => self.tokens[l as usize].next = id,
+            last => self.tokens[last as usize].next = id,
         }
         self.tokens[owner].last = id;
     }
 
     /// A token whose text gets inline tokens later.
     pub(super) fn token_with_inline(&mut self, kind: Kind, raw: &[u16], text: &[u16]) -> usize {
-        let t = self.block_token(kind, raw, text);
+        let token = self.block_token(kind, raw, text);
         if self.keep_text {
-            self.queue.push(t);
+            self.queue.push(token);
         }
-        t
+        token
     }
 
     /// Appends to a paragraph or text token, keeping its pending inline run in step (and
     /// dropping any queued after it, as the original does).
-    pub(super) fn merge(&mut self, t: usize, text: &[u16], sep: &[u16]) {
+    pub(super) fn merge(&mut self, token: usize, text: &[u16], sep: &[u16]) {
         if !self.keep_text {
             return;
         }
-        let tok = &mut self.tokens[t];
-        tok.text.extend_from_slice(sep);
-        tok.text.extend_from_slice(text);
-        if let Some(g) = self.queue.iter().rposition(|&q| q == t) {
-            self.queue.truncate(g + 1);
+        let merged = &mut self.tokens[token];
+        merged.text.extend_from_slice(sep);
+        merged.text.extend_from_slice(text);
+        if let Some(index) = self.queue.iter().rposition(|&queued| queued == token) {
+            self.queue.truncate(index + 1);
         }
     }
 
     pub(super) fn last_child(&self, owner: usize) -> Option<usize> {
         match self.tokens[owner].last {
             NONE => None,
-            l => Some(l as usize),
+            last => Some(last as usize),
         }
     }
 
-    pub(super) fn is_para_or_text(&self, t: Option<usize>) -> bool {
-        t.is_some_and(|t| matches!(self.tokens[t].kind, Kind::Paragraph | Kind::Text))
+    pub(super) fn is_para_or_text(&self, token: Option<usize>) -> bool {
+        token.is_some_and(|token| matches!(self.tokens[token].kind, Kind::Paragraph | Kind::Text))
     }
 
     // ----- the block driver -----
 
     pub(super) fn block_tokens(&mut self, text: View, owner: usize, container: Option<usize>) {
         // Levels (and containers) live on stacks: only a level's ancestors are ever looked at.
-        let lv = self.levels.len();
+        let level = self.levels.len();
         self.levels.push(Level {
             has_text: !text.is_empty(),
             rest: text,
@@ -240,112 +260,112 @@ impl Lexer {
             outer_no_setext: self.no_setext_until,
         });
         self.no_setext_until = INFINITY;
-        self.cur_level = Some(lv);
+        self.cur_level = Some(level);
         let mut produced = None;
-        while self.next_block(lv, produced) {
-            let rest = self.levels[lv].rest.clone();
-            produced = match self.levels[lv].method {
+        while self.next_block(level, produced) {
+            let rest = self.levels[level].rest.clone();
+            produced = match self.levels[level].method {
                 Method::Blockquote => self.blockquote(&rest),
                 Method::List => self.list(&rest),
                 _ => None,
             };
         }
-        self.cur_level = self.levels[lv].outer;
-        self.no_setext_until = self.levels[lv].outer_no_setext;
+        self.cur_level = self.levels[level].outer;
+        self.no_setext_until = self.levels[level].outer_no_setext;
         self.top = true;
-        self.levels.truncate(lv);
+        self.levels.truncate(level);
     }
 
     /// Files the token just produced and lexes on until a container (block quote or list) is
     /// to be tried; answers false when the level is done.
-    pub(super) fn next_block(&mut self, lv: usize, produced: Option<usize>) -> bool {
-        let mut o = self.levels[lv].rest.clone();
-        let mut h = self.levels[lv].tried;
-        let mut g = self.levels[lv].method;
-        let mut y = self.levels[lv].last;
-        let mut k = produced;
-        let owner = self.levels[lv].owner;
-        if k.is_none() && !self.levels[lv].passed.is_empty() {
-            let passed = std::mem::take(&mut self.levels[lv].passed);
-            o = View::new(concat(&passed, o.units()));
+    pub(super) fn next_block(&mut self, level: usize, produced: Option<usize>) -> bool {
+        let mut rest = self.levels[level].rest.clone();
+        let mut tried = self.levels[level].tried;
+        let mut method = self.levels[level].method;
+        let mut last = self.levels[level].last;
+        let mut produced = produced;
+        let owner = self.levels[level].owner;
+        if produced.is_none() && !self.levels[level].passed.is_empty() {
+            let passed = std::mem::take(&mut self.levels[level].passed);
+            rest = View::new(concat(&passed, rest.units()));
             self.no_setext_until = INFINITY;
         }
         loop {
-            if let Some(kt) = k {
-                let d = y.map(|t| self.tokens[t].kind);
-                let klen = self.tokens[kt].len;
-                let merges = if matches!(g, Method::Code | Method::Def) {
-                    matches!(d, Some(Kind::Paragraph | Kind::Text))
+            if let Some(token) = produced {
+                let last_kind = last.map(|last| self.tokens[last].kind);
+                let token_len = self.tokens[token].len;
+                let merges = if matches!(method, Method::Code | Method::Def) {
+                    matches!(last_kind, Some(Kind::Paragraph | Kind::Text))
                 } else {
-                    (g == Method::Text && d == Some(Kind::Text))
-                        || (g == Method::Paragraph
-                            && d == Some(Kind::Paragraph)
-                            && self.levels[lv].paragraph_open)
+                    (method == Method::Text && last_kind == Some(Kind::Text))
+                        || (method == Method::Paragraph
+                            && last_kind == Some(Kind::Paragraph)
+                            && self.levels[level].paragraph_open)
                 };
-                if g == Method::Space && y.is_some() && klen == 1 {
+                if method == Method::Space && last.is_some() && token_len == 1 {
                     // (the original appends the newline to the last token's source; nothing
                     // reads a source that way again, an HTML block's trailing newline included)
                 } else if merges {
-                    if let Some(yt) = y {
-                        let text = if g == Method::Def {
-                            self.tokens[kt].raw().to_vec()
+                    if let Some(last_token) = last {
+                        let text = if method == Method::Def {
+                            self.tokens[token].raw().to_vec()
                         } else {
-                            self.tokens[kt].text.clone()
+                            self.tokens[token].text.clone()
                         };
-                        self.merge(yt, &text, &[LF]);
+                        self.merge(last_token, &text, &[LF]);
                     }
-                } else if g != Method::Def {
-                    self.push_child(owner, kt);
-                    y = Some(kt);
+                } else if method != Method::Def {
+                    self.push_child(owner, token);
+                    last = Some(token);
                 } else {
-                    let tag = self.tokens[kt].text.clone();
+                    let tag = self.tokens[token].text.clone();
                     self.links.insert(tag);
                 }
-                let passed = std::mem::take(&mut self.levels[lv].passed);
+                let passed = std::mem::take(&mut self.levels[level].passed);
                 if !passed.is_empty() {
-                    o = if klen < passed.len() {
-                        View::new(concat(&passed, o.units())).skip(klen)
+                    rest = if token_len < passed.len() {
+                        View::new(concat(&passed, rest.units())).skip(token_len)
                     } else {
-                        o.skip(klen - passed.len())
+                        rest.skip(token_len - passed.len())
                     };
                     self.no_setext_until = INFINITY;
                 } else {
-                    o = o.skip(klen);
+                    rest = rest.skip(token_len);
                 }
-                if g == Method::Paragraph {
-                    self.levels[lv].paragraph_open = false;
+                if method == Method::Paragraph {
+                    self.levels[level].paragraph_open = false;
                 }
-                h = 0;
+                tried = 0;
             }
-            if o.is_empty()
-                && self.levels[lv].container.is_some()
-                && self.wants_lazy_lines(lv, g, k, y)
+            if rest.is_empty()
+                && self.levels[level].container.is_some()
+                && self.wants_lazy_lines(method, produced, last)
             {
-                o = self.lazy_lines(lv);
-                y = self.last_child(owner);
+                rest = self.lazy_lines(level);
+                last = self.last_child(owner);
             }
-            if o.is_empty() {
+            if rest.is_empty() {
                 return false;
             }
-            self.block_rest = Some(o.clone());
-            let methods = block_methods(code_at(o.units(), skip_indent(o.units(), 0)));
-            k = None;
-            while k.is_none() {
-                let Some(&m) = methods.get(h) else {
+            self.block_rest = Some(rest.clone());
+            let methods = block_methods(code_at(rest.units(), skip_indent(rest.units(), 0)));
+            produced = None;
+            while produced.is_none() {
+                let Some(&rule) = methods.get(tried) else {
                     return false;
                 };
-                h += 1;
-                g = m;
-                if m == Method::Blockquote || m == Method::List {
-                    let l = &mut self.levels[lv];
-                    l.rest = o;
-                    l.tried = h;
-                    l.method = m;
-                    l.last = y;
+                tried += 1;
+                method = rule;
+                if rule == Method::Blockquote || rule == Method::List {
+                    let state = &mut self.levels[level];
+                    state.rest = rest;
+                    state.tried = tried;
+                    state.method = rule;
+                    state.last = last;
                     return true;
                 }
-                if m != Method::Paragraph || self.top {
-                    k = self.block_method(m, &o);
+                if rule != Method::Paragraph || self.top {
+                    produced = self.block_method(rule, &rest);
                 }
             }
         }
@@ -354,94 +374,97 @@ impl Lexer {
     /// Whether a container whose text ran out should look for lazy continuation lines.
     pub(super) fn wants_lazy_lines(
         &self,
-        _lv: usize,
-        g: Method,
-        k: Option<usize>,
-        y: Option<usize>,
+        method: Method,
+        produced: Option<usize>,
+        last: Option<usize>,
     ) -> bool {
-        let Some(kt) = k else { return false };
-        let ok = if g == Method::Code {
-            y != Some(kt)
+        let Some(token) = produced else { return false };
+        let ok = if method == Method::Code {
+            last != Some(token)
         } else {
-            matches!(g, Method::Paragraph | Method::Text | Method::Def)
+            matches!(method, Method::Paragraph | Method::Text | Method::Def)
         };
-        ok && !self.tokens[kt].ends_blank
+        ok && !self.tokens[token].ends_blank
     }
 
-    pub(super) fn block_method(&mut self, m: Method, rest: &View) -> Option<usize> {
-        let s = rest.units();
-        match m {
+    pub(super) fn block_method(&mut self, method: Method, rest: &View) -> Option<usize> {
+        let src = rest.units();
+        match method {
             Method::Space => {
-                let n = space_len(s);
-                (n > 0).then(|| self.block_token(Kind::Space, &s[..n], &[]))
+                let len = space_len(src);
+                (len > 0).then(|| self.block_token(Kind::Space, &src[..len], &[]))
             }
             Method::Code => {
-                let n = indented_code_len(s).filter(|&n| n > 0)?;
-                let text = indented_code_text(&s[..n]);
-                Some(self.block_token(Kind::Code, &s[..n], &text))
+                let len = indented_code_len(src).filter(|&len| len > 0)?;
+                let text = indented_code_text(&src[..len]);
+                Some(self.block_token(Kind::Code, &src[..len], &text))
             }
             Method::Fences => {
-                let n = fenced_code_len(s).filter(|&n| n > 0)?;
-                Some(self.block_token(Kind::Code, &s[..n], &[]))
+                let len = fenced_code_len(src).filter(|&len| len > 0)?;
+                Some(self.block_token(Kind::Code, &src[..len], &[]))
             }
             Method::Heading => {
-                let n = atx_heading_len(s)?;
+                let len = atx_heading_len(src)?;
                 let text = if self.keep_text {
-                    atx_heading_text(&s[..n])
+                    atx_heading_text(&src[..len])
                 } else {
                     Vec::new()
                 };
-                Some(self.token_with_inline(Kind::Heading, &s[..n], &text))
+                Some(self.token_with_inline(Kind::Heading, &src[..len], &text))
             }
             Method::Hr => {
-                let j = hr_at(s, 0)?;
-                Some(self.block_token(Kind::Hr, &s[..j], &[]))
+                let end = hr_at(src, 0)?;
+                Some(self.block_token(Kind::Hr, &src[..end], &[]))
             }
             Method::Html => {
-                let n = html_block_len(s).filter(|&n| n > 0)?;
-                let t = self.block_token(Kind::Html, &s[..n], &[]);
-                self.tokens[t].shared = Some(rest.sub(0, n));
-                self.tokens[t].span = Some(self.total.saturating_sub(s.len()));
-                Some(t)
+                let len = html_block_len(src).filter(|&len| len > 0)?;
+                let token = self.block_token(Kind::Html, &src[..len], &[]);
+                self.tokens[token].shared = Some(rest.sub(0, len));
+                self.tokens[token].span = Some(self.total.saturating_sub(src.len()));
+                Some(token)
             }
             Method::Def => self.definition(rest),
-            Method::Lheading => self.setext(s, true),
+            Method::Lheading => self.setext(src, true),
             Method::Paragraph => {
-                let n = paragraph_len(s);
-                (n > 0).then(|| self.token_with_inline(Kind::Paragraph, &s[..n], &s[..n]))
+                let len = paragraph_len(src);
+                (len > 0).then(|| self.token_with_inline(Kind::Paragraph, &src[..len], &src[..len]))
             }
             Method::Text => {
-                let n = line_end(s, 0);
-                (n > 0).then(|| self.token_with_inline(Kind::Text, &s[..n], &s[..n]))
+                let len = line_end(src, 0);
+                (len > 0).then(|| self.token_with_inline(Kind::Text, &src[..len], &src[..len]))
             }
             Method::Blockquote | Method::List => None,
         }
     }
 
     pub(super) fn definition(&mut self, rest: &View) -> Option<usize> {
-        let s = rest.units();
-        let (len, label) = link_definition(s)?;
+        let src = rest.units();
+        let (len, label) = link_definition(src)?;
         let tag = normalize_label(&label);
-        let t = self.block_token(Kind::Def, &s[..len], &tag);
-        self.tokens[t].shared = Some(rest.sub(0, len));
-        Some(t)
+        let token = self.block_token(Kind::Def, &src[..len], &tag);
+        self.tokens[token].shared = Some(rest.sub(0, len));
+        Some(token)
     }
 
-    /// A setext heading; `is_rest` when `s` is the level's rest (not a made-up string).
-    pub(super) fn setext(&mut self, s: &[u16], is_rest: bool) -> Option<usize> {
-        if is_rest && s.len() > self.no_setext_until {
+    /// A setext heading; `is_rest` when `src` is the level's rest (not a made-up string).
+    pub(super) fn setext(&mut self, src: &[u16], is_rest: bool) -> Option<usize> {
+        if is_rest && src.len() > self.no_setext_until {
             return None;
         }
-        let h = if is_rest { setext_scan(s) } else { 0 };
-        if h < 0 {
-            self.no_setext_until = s.len().saturating_sub((!h) as usize);
+        let scan = if is_rest { setext_scan(src) } else { 0 };
+        if scan < 0 {
+            // No underline in reach: none until the text is shorter than where the scan stopped.
+            self.no_setext_until = src.len().saturating_sub((!scan) as usize);
             return None;
         }
-        let g = setext_len(s)?;
-        let whole = &s[..g];
-        let o = trim_end_ch(whole, LF);
-        let h = o.iter().rposition(|&c| c == LF).map_or(0, |p| p + 1);
-        let text = js_slice(o, 0, h as i64 - 1).to_vec();
+        let len = setext_len(src)?;
+        let whole = &src[..len];
+        let text_lines = trim_end_ch(whole, LF);
+        let underline_start = text_lines
+            .iter()
+            .rposition(|&c| c == LF)
+            .map_or(0, |p| p + 1);
+        let text = js_slice(text_lines, 0, underline_start as i64 - 1).to_vec();
         Some(self.token_with_inline(Kind::Heading, whole, &text))
     }
 }
