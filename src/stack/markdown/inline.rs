@@ -20,6 +20,8 @@ use super::utf16::{
     starts_at_str,
 };
 
+/// The inline rules, named after the methods of marked's `Tokenizer` they port (`Tag` is
+/// inline HTML, `Reflink` a reference link, `Br` a hard line break).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum InlineMethod {
     Escape,
@@ -53,11 +55,17 @@ pub(super) enum Piece {
     Token(usize),
 }
 
+/// Where an inline run stopped to try emphasis, and what it carries on with.
 pub(super) struct InlineState {
+    /// The position in the run's text.
     pub(super) pos: usize,
+    /// How many of the inline rules for the character at `pos` have been tried.
     pub(super) tried: usize,
+    /// The last unit of the text before `pos` when it was plain text (emphasis looks at it).
     pub(super) before: Option<u16>,
+    /// The last token filed.
     pub(super) last: Option<usize>,
+    /// The text emphasis is matched on (see `emphasis_mask`), made when first needed.
     pub(super) mask: Option<Vec<u16>>,
 }
 
@@ -66,14 +74,14 @@ impl Lexer {
         if self.depth >= MAX_DEPTH {
             // Too deep to lex further: keep the text as one text token.
             if !text.is_empty() {
-                let t = self.text_token(&text, 0, text.len());
-                self.push_child(owner, t);
+                let token = self.text_token(&text, 0, text.len());
+                self.push_child(owner, token);
             }
             return;
         }
         self.depth += 1;
         let saved = std::mem::replace(&mut self.notes, Notes::new());
-        let mut st = InlineState {
+        let mut state = InlineState {
             pos: 0,
             tried: 0,
             before: None,
@@ -81,8 +89,8 @@ impl Lexer {
             mask: None,
         };
         let mut produced = None;
-        while self.inline_step(&text, owner, &mut st, produced) {
-            produced = self.em_strong(&text, &st);
+        while self.inline_step(&text, owner, &mut state, produced) {
+            produced = self.em_strong(&text, &state);
         }
         self.notes = saved;
         self.depth -= 1;
@@ -93,155 +101,164 @@ impl Lexer {
         &mut self,
         src: &Rc<[u16]>,
         owner: usize,
-        st: &mut InlineState,
+        state: &mut InlineState,
         produced: Option<usize>,
     ) -> bool {
         let text: &[u16] = src;
-        let mut pos = st.pos;
-        let mut k = st.tried;
-        let mut before = st.before;
-        let mut last = st.last;
-        let mut d = produced.map(Piece::Token);
+        let mut pos = state.pos;
+        let mut tried = state.tried;
+        let mut before = state.before;
+        let mut last = state.last;
+        let mut pending = produced.map(Piece::Token);
         let mut method: Option<InlineMethod> = None;
         loop {
-            if let Some(piece) = d.take() {
+            if let Some(piece) = pending.take() {
                 let by_text = method == Some(InlineMethod::Text);
                 let (raw_len, is_text) = match piece {
-                    Piece::Text(n) => (n, true),
-                    Piece::Token(t) => (self.tokens[t].len, false),
+                    Piece::Text(len) => (len, true),
+                    Piece::Token(token) => (self.tokens[token].len, false),
                 };
-                let merge = last.is_some_and(|l| self.tokens[l].kind == Kind::Text)
+                let merge = last
+                    .is_some_and(|last_token| self.tokens[last_token].kind == Kind::Text)
                     && (by_text || (method == Some(InlineMethod::Reflink) && is_text));
                 let raw = &text[pos..pos + raw_len];
                 match (merge, piece, last) {
-                    (true, _, Some(l)) => {
+                    (true, _, Some(last_token)) => {
                         // text pieces are consecutive, so the last one ends where this starts
-                        if let Some(v) = &mut self.tokens[l].shared {
-                            v.end = pos + raw_len;
+                        if let Some(view) = &mut self.tokens[last_token].shared {
+                            view.end = pos + raw_len;
                         }
                     }
                     (_, Piece::Text(_), _) => {
-                        let t = self.text_token(src, pos, pos + raw_len);
-                        self.push_child(owner, t);
-                        last = Some(t);
+                        let token = self.text_token(src, pos, pos + raw_len);
+                        self.push_child(owner, token);
+                        last = Some(token);
                     }
-                    (_, Piece::Token(t), _) => {
-                        self.push_child(owner, t);
-                        last = Some(t);
+                    (_, Piece::Token(token), _) => {
+                        self.push_child(owner, token);
+                        last = Some(token);
                     }
                 }
                 if !by_text || raw.last() != Some(&UNDERSCORE) {
                     before = if by_text { raw.last().copied() } else { None };
                 }
                 pos += raw_len;
-                k = 0;
+                tried = 0;
             }
             if pos >= text.len() {
                 return false;
             }
             let methods = inline_methods(text[pos]);
             loop {
-                let Some(&m) = methods.get(k) else {
+                let Some(&rule) = methods.get(tried) else {
                     return false;
                 };
-                k += 1;
-                method = Some(m);
-                if m == InlineMethod::EmStrong {
-                    if st.mask.is_none() {
-                        st.mask = Some(self.emphasis_mask(text));
+                tried += 1;
+                method = Some(rule);
+                if rule == InlineMethod::EmStrong {
+                    if state.mask.is_none() {
+                        state.mask = Some(self.emphasis_mask(text));
                     }
-                    *st = InlineState {
+                    *state = InlineState {
                         pos,
-                        tried: k,
+                        tried: tried,
                         before,
                         last,
-                        mask: st.mask.take(),
+                        mask: state.mask.take(),
                     };
                     return true;
                 }
-                if let Some(p) = self.inline_method(m, src, pos) {
-                    d = Some(p);
+                if let Some(piece) = self.inline_method(rule, src, pos) {
+                    pending = Some(piece);
                     break;
                 }
             }
         }
     }
 
+    /// Tries one inline rule on the text from `pos`.
     pub(super) fn inline_method(
         &mut self,
-        m: InlineMethod,
+        method: InlineMethod,
         src: &Rc<[u16]>,
         pos: usize,
     ) -> Option<Piece> {
-        let e = &src[pos..];
-        match m {
+        let rest = &src[pos..];
+        match method {
             InlineMethod::Escape => {
-                let c = code_at(e, 1);
-                let ok = code_at(e, 0) == BACKSLASH as i32
-                    && (33..=126).contains(&c)
-                    && !is_ascii_alpha(c)
-                    && !is_digit(c);
+                let escaped = code_at(rest, 1);
+                let ok = code_at(rest, 0) == BACKSLASH as i32
+                    && (33..=126).contains(&escaped)
+                    && !is_ascii_alpha(escaped)
+                    && !is_digit(escaped);
                 ok.then(|| Piece::Token(self.inline_token(Kind::Escape, 2)))
             }
             InlineMethod::Br => {
                 // `/(?:\\|  +)\n/y`, before the text's trailing whitespace
-                let o = if code_at(e, 0) == BACKSLASH as i32 {
-                    (code_at(e, 1) == LF as i32).then_some(2)
+                let len = if code_at(rest, 0) == BACKSLASH as i32 {
+                    (code_at(rest, 1) == LF as i32).then_some(2)
                 } else {
-                    let s = count_spaces(e, 0);
-                    (s >= 2 && code_at(e, s) == LF as i32).then_some(s + 1)
+                    let spaces = count_spaces(rest, 0);
+                    (spaces >= 2 && code_at(rest, spaces) == LF as i32).then_some(spaces + 1)
                 }?;
                 self.notes
-                    .before_end_space(e, o)
-                    .then(|| Piece::Token(self.inline_token(Kind::Br, o)))
+                    .before_end_space(rest, len)
+                    .then(|| Piece::Token(self.inline_token(Kind::Br, len)))
             }
             InlineMethod::Tag => {
-                let n = self.inline_html(e)?;
-                Some(Piece::Token(self.block_token(Kind::Html, &e[..n], &[])))
+                let len = self.inline_html(rest)?;
+                Some(Piece::Token(self.block_token(
+                    Kind::Html,
+                    &rest[..len],
+                    &[],
+                )))
             }
             InlineMethod::Autolink => {
-                let (n, inner) = autolink(e)?;
-                let link = self.inline_token(Kind::Link, n);
-                let t = self.text_token(src, pos + inner.start, pos + inner.end);
-                self.push_child(link, t);
+                let (len, inner) = autolink(rest)?;
+                let link = self.inline_token(Kind::Link, len);
+                let text = self.text_token(src, pos + inner.start, pos + inner.end);
+                self.push_child(link, text);
                 Some(Piece::Token(link))
             }
             InlineMethod::Link => {
-                let n = usize::from(code_at(e, 0) == BANG as i32);
-                if code_at(e, n) != OPEN_BRACKET as i32 {
+                let open = usize::from(code_at(rest, 0) == BANG as i32);
+                if code_at(rest, open) != OPEN_BRACKET as i32 {
                     return None;
                 }
-                let o = label_close(e, n + 1)?;
-                if code_at(e, o + 1) != OPEN_PAREN as i32 {
+                let close = label_close(rest, open + 1)?;
+                if code_at(rest, close + 1) != OPEN_PAREN as i32 {
                     return None;
                 }
-                let end = self.link_destination(e, o + 1)?;
-                let label = e[n + 1..o].to_vec();
-                Some(Piece::Token(self.link_token(&e[..end], &label)))
+                let end = self.link_destination(rest, close + 1)?;
+                let label = rest[open + 1..close].to_vec();
+                Some(Piece::Token(self.link_token(&rest[..end], &label)))
             }
             InlineMethod::Reflink => {
-                let o = usize::from(code_at(e, 0) == BANG as i32);
-                if code_at(e, o) != OPEN_BRACKET as i32 {
+                let open = usize::from(code_at(rest, 0) == BANG as i32);
+                if code_at(rest, open) != OPEN_BRACKET as i32 {
                     return None;
                 }
-                let r = reference(e, o)?;
-                if !self.links.contains(&normalize_label(&e[r.label.clone()])) {
+                let found = reference(rest, open)?;
+                if !self
+                    .links
+                    .contains(&normalize_label(&rest[found.label.clone()]))
+                {
                     return Some(Piece::Text(1));
                 }
-                let label = e[r.text].to_vec();
-                Some(Piece::Token(self.link_token(&e[..r.end], &label)))
+                let label = rest[found.text].to_vec();
+                Some(Piece::Token(self.link_token(&rest[..found.end], &label)))
             }
             InlineMethod::Codespan => {
-                let n = run_of(e, 0, BACKTICK);
-                if n == 0 {
+                let ticks = run_of(rest, 0, BACKTICK);
+                if ticks == 0 {
                     return None;
                 }
-                let o = self.code_span_end(e, n)?;
-                Some(Piece::Token(self.inline_token(Kind::Codespan, o)))
+                let end = self.code_span_end(rest, ticks)?;
+                Some(Piece::Token(self.inline_token(Kind::Codespan, end)))
             }
             InlineMethod::Text => {
-                let n = self.text_len(e);
-                (n > 0).then_some(Piece::Text(n))
+                let len = self.text_len(rest);
+                (len > 0).then_some(Piece::Text(len))
             }
             InlineMethod::EmStrong => None,
         }
@@ -256,198 +273,200 @@ impl Lexer {
             &[BACKSLASH, CLOSE_BRACKET],
             &[CLOSE_BRACKET],
         );
-        let t = self.inline_token(Kind::Link, raw.len());
-        self.inline_tokens(Rc::from(text), t);
-        t
+        let token = self.inline_token(Kind::Link, raw.len());
+        self.inline_tokens(Rc::from(text), token);
+        token
     }
 
-    /// The end of a code span opened by `n` backticks.
-    pub(super) fn code_span_end(&mut self, e: &[u16], n: usize) -> Option<usize> {
-        let key = Absent::Backticks(n);
-        if self.notes.is_absent(e, key, n) {
+    /// The end of a code span opened by `ticks` backticks.
+    pub(super) fn code_span_end(&mut self, rest: &[u16], ticks: usize) -> Option<usize> {
+        let key = Absent::Backticks(ticks);
+        if self.notes.is_absent(rest, key, ticks) {
             return None;
         }
-        let mut g = index_of_unit(e, BACKTICK, n);
-        while let Some(p) = g {
-            let y = run_of(e, p, BACKTICK);
-            if y - p == n {
-                return Some(y);
+        let mut found = index_of_unit(rest, BACKTICK, ticks);
+        while let Some(run_start) = found {
+            let run_end = run_of(rest, run_start, BACKTICK);
+            if run_end - run_start == ticks {
+                return Some(run_end);
             }
-            g = index_of_unit(e, BACKTICK, y);
+            found = index_of_unit(rest, BACKTICK, run_end);
         }
-        self.notes.note_absent(e, key, n);
+        self.notes.note_absent(rest, key, ticks);
         None
     }
 
-    /// Raw inline HTML at the start of `e`: its length.
-    pub(super) fn inline_html(&mut self, e: &[u16]) -> Option<usize> {
-        if code_at(e, 0) != LT as i32 {
+    /// Raw inline HTML at the start of `rest`: its length.
+    pub(super) fn inline_html(&mut self, rest: &[u16]) -> Option<usize> {
+        if code_at(rest, 0) != LT as i32 {
             return None;
         }
-        match code_at(e, 1) {
-            0x3F => self.notes.past(e, Absent::ProcessingInstruction, "?>", 2),
+        match code_at(rest, 1) {
+            0x3F => self
+                .notes
+                .past(rest, Absent::ProcessingInstruction, "?>", 2),
             0x21 => {
-                if starts_at_str(e, 2, "--") {
-                    return self.notes.past(e, Absent::Comment, "-->", 2);
+                if starts_at_str(rest, 2, "--") {
+                    return self.notes.past(rest, Absent::Comment, "-->", 2);
                 }
-                if starts_at_str(e, 2, "[CDATA[") {
-                    return self.notes.past(e, Absent::Cdata, "]]>", 9);
+                if starts_at_str(rest, 2, "[CDATA[") {
+                    return self.notes.past(rest, Absent::Cdata, "]]>", 9);
                 }
                 // `/[A-Z]+\s/iy`
                 let mut i = 2;
-                while is_ascii_alpha(code_at(e, i)) {
+                while is_ascii_alpha(code_at(rest, i)) {
                     i += 1;
                 }
-                let c = code_at(e, i);
+                let c = code_at(rest, i);
                 if i == 2 || c == -1 || !is_js_space(c) {
                     return None;
                 }
-                self.notes.past(e, Absent::Declaration, ">", i + 1)
+                self.notes.past(rest, Absent::Declaration, ">", i + 1)
             }
             0x2F => {
                 // `/[A-Z][-:\w]*\s*>/iy` at 2
-                if !is_ascii_alpha(code_at(e, 2)) {
+                if !is_ascii_alpha(code_at(rest, 2)) {
                     return None;
                 }
                 let mut i = 3;
-                while i < e.len()
-                    && (is_word(e[i] as i32) || e[i] == b'-' as u16 || e[i] == b':' as u16)
+                while i < rest.len()
+                    && (is_word(rest[i] as i32) || rest[i] == b'-' as u16 || rest[i] == b':' as u16)
                 {
                     i += 1;
                 }
-                let i = skip_ws(e, i);
-                (code_at(e, i) == GT as i32).then_some(i + 1)
+                let i = skip_ws(rest, i);
+                (code_at(rest, i) == GT as i32).then_some(i + 1)
             }
             _ => {
-                let o = tag_name(e, 1);
-                if o == 1 || !self.notes.is_ahead(e, GT, o) {
+                let name_end = tag_name(rest, 1);
+                if name_end == 1 || !self.notes.is_ahead(rest, GT, name_end) {
                     return None;
                 }
                 // attributes, then `/\s*\/?>/y`
-                let q = skip_ws(e, attributes(e, o, true));
-                let q = if code_at(e, q) == b'/' as i32 {
-                    q + 1
+                let end = skip_ws(rest, attributes(rest, name_end, true));
+                let end = if code_at(rest, end) == b'/' as i32 {
+                    end + 1
                 } else {
-                    q
+                    end
                 };
-                (code_at(e, q) == GT as i32).then_some(q + 1)
+                (code_at(rest, end) == GT as i32).then_some(end + 1)
             }
         }
     }
 
-    /// The end of an inline link's `(destination "title")` opening at `n`.
-    pub(super) fn link_destination(&mut self, e: &[u16], n: usize) -> Option<usize> {
+    /// The end of an inline link's `(destination "title")` opening at `open`.
+    pub(super) fn link_destination(&mut self, rest: &[u16], open: usize) -> Option<usize> {
         // `/\([!-'*-;=-[\]-~]+\)/y`
         let simple = |c: u16| (0x21..=0x7E).contains(&c) && !matches!(c, 0x28 | 0x29 | 0x3C | 0x5C);
-        let mut i = n + 1;
-        while i < e.len() && simple(e[i]) {
+        let mut i = open + 1;
+        while i < rest.len() && simple(rest[i]) {
             i += 1;
         }
-        if i > n + 1 && code_at(e, i) == CLOSE_PAREN as i32 {
+        if i > open + 1 && code_at(rest, i) == CLOSE_PAREN as i32 {
             return Some(i + 1);
         }
-        if !self.notes.is_ahead(e, CLOSE_PAREN, n) {
+        if !self.notes.is_ahead(rest, CLOSE_PAREN, open) {
             return None;
         }
-        let g = skip_ws(e, n + 1);
-        let angle = code_at(e, g) == LT as i32;
-        if angle && !self.notes.is_ahead(e, GT, g) {
+        let dest_start = skip_ws(rest, open + 1);
+        let angle = code_at(rest, dest_start) == LT as i32;
+        if angle && !self.notes.is_ahead(rest, GT, dest_start) {
             return None;
         }
-        let k = (g..e.len())
-            .find(|&i| e[i] < 0x21 || is_js_space(e[i] as i32))
-            .unwrap_or(e.len());
+        let dest_space = (dest_start..rest.len())
+            .find(|&i| rest[i] < 0x21 || is_js_space(rest[i] as i32))
+            .unwrap_or(rest.len());
         let mut found: Option<(usize, i64, i64)> = None;
         let first = if angle { 0 } else { 1 };
         for attempt in first..3 {
             if found.is_some() {
                 break;
             }
-            let mut z = g as i64;
-            let mut y = k as i64;
+            let mut from = dest_start as i64;
+            let mut to = dest_space as i64;
             if attempt == 0 {
-                let mut q = g + 1;
+                let mut pos = dest_start + 1;
                 loop {
-                    match code_at(e, q) {
+                    match code_at(rest, pos) {
                         -1 | 10 | 0x3C | 0x3E => break,
                         0x5C => {
-                            let d = code_at(e, q + 1);
-                            if d == -1 || is_line_term(d) {
+                            let escaped = code_at(rest, pos + 1);
+                            if escaped == -1 || is_line_term(escaped) {
                                 break;
                             }
-                            q += 2;
+                            pos += 2;
                         }
-                        _ => q += 1,
+                        _ => pos += 1,
                     }
                 }
-                y = if q > g + 1 && code_at(e, q) == GT as i32 {
-                    q as i64 + 1
+                to = if pos > dest_start + 1 && code_at(rest, pos) == GT as i32 {
+                    pos as i64 + 1
                 } else {
                     -1
                 };
             } else if attempt == 2 {
-                y = last_index_of_unit(e, CLOSE_PAREN, k as i64 - 1);
-                if y < g as i64 {
-                    z = n as i64 + 1;
-                    y = z;
+                to = last_index_of_unit(rest, CLOSE_PAREN, dest_space as i64 - 1);
+                if to < dest_start as i64 {
+                    from = open as i64 + 1;
+                    to = from;
                 }
             }
-            found = link_tail(e, z, y);
+            found = link_tail(rest, from, to);
         }
-        let (end, dz, dy) = found?;
-        let dest = js_slice(e, dz, dy);
+        let (end, dest_from, dest_to) = found?;
+        let dest = js_slice(rest, dest_from, dest_to);
         if !angle {
-            let h = unbalanced_paren(dest);
-            if h == -1 {
+            let unbalanced = unbalanced_paren(dest);
+            if unbalanced == -1 {
                 return Some(end);
             }
-            return Some(js::trim_end_units(js_slice(e, 0, n as i64 + h + 2)).len());
+            return Some(js::trim_end_units(js_slice(rest, 0, open as i64 + unbalanced + 2)).len());
         }
-        let mut d = dest.len() as i64 - 1;
-        while d >= 1 && dest[(d - 1) as usize] == BACKSLASH {
-            d -= 1;
+        let mut backslashes_from = dest.len() as i64 - 1;
+        while backslashes_from >= 1 && dest[(backslashes_from - 1) as usize] == BACKSLASH {
+            backslashes_from -= 1;
         }
-        if dest.last() != Some(&GT) || (dest.len() as i64 - 1 - d) % 2 == 1 {
+        if dest.last() != Some(&GT) || (dest.len() as i64 - 1 - backslashes_from) % 2 == 1 {
             return None;
         }
         Some(end)
     }
 
-    /// Where a text run starting at `e` ends.
-    pub(super) fn text_len(&mut self, e: &[u16]) -> usize {
+    /// Where a text run starting at `rest` ends.
+    pub(super) fn text_len(&mut self, rest: &[u16]) -> usize {
         // `/`+|[^]/y`
-        let h = if code_at(e, 0) == BACKTICK as i32 {
-            run_of(e, 0, BACKTICK)
+        let start = if code_at(rest, 0) == BACKTICK as i32 {
+            run_of(rest, 0, BACKTICK)
         } else {
             1
         };
-        let mut y = h;
-        while y < e.len() {
-            let c = e[y];
+        let mut pos = start;
+        while pos < rest.len() {
+            let c = rest[pos];
             if matches!(c, 0x21 | 0x2A | 0x3C | 0x5B | 0x5C | 0x5F | 0x60) {
-                return y;
+                return pos;
             }
-            if c == SPACE && code_at(e, y + 1) == SPACE as i32 {
+            if c == SPACE && code_at(rest, pos + 1) == SPACE as i32 {
                 // `  \n`, found at its first two spaces
-                let mut j = y;
-                while code_at(e, j) == SPACE as i32 {
-                    j += 1;
+                let mut spaces_end = pos;
+                while code_at(rest, spaces_end) == SPACE as i32 {
+                    spaces_end += 1;
                 }
-                if code_at(e, j) == LF as i32 {
-                    if !self.notes.before_end_space(e, j) {
-                        return e.len();
+                if code_at(rest, spaces_end) == LF as i32 {
+                    if !self.notes.before_end_space(rest, spaces_end) {
+                        return rest.len();
                     }
-                    let mut k = j;
-                    while k > h && e[k - 1] == SPACE {
-                        k -= 1;
+                    let mut end = spaces_end;
+                    while end > start && rest[end - 1] == SPACE {
+                        end -= 1;
                     }
-                    return k;
+                    return end;
                 }
-                y = j;
+                pos = spaces_end;
                 continue;
             }
-            y += 1;
+            pos += 1;
         }
-        e.len()
+        rest.len()
     }
 }
