@@ -8,7 +8,7 @@ use super::inline::InlineState;
 use super::lexer::Lexer;
 use super::links::reference;
 use super::token::Kind;
-use super::unicode::{char_class, is_letter_or_number_unit, is_punct, is_space_class};
+use super::unicode::{CharClass, char_class, is_letter_or_number_unit, is_punct, is_space_class};
 use super::utf16::{
     BACKSLASH, BACKTICK, BANG, CLOSE_BRACKET, CLOSE_PAREN, GT, LT, OPEN_BRACKET, OPEN_PAREN, STAR,
     UNDERSCORE, code_at, code_point_at, index_of_unit, is_line_term, js_slice, last_index_of_unit,
@@ -102,10 +102,10 @@ impl Lexer {
                 }
             }
             let after = code_point_at(mask, run_end);
-            let before_class = if before == -1 { 0 } else { char_class(before) };
-            let after_class = if after == -1 { 0 } else { char_class(after) };
+            let before_class = char_class(before);
+            let after_class = char_class(after);
             let both = if before_class == after_class {
-                before_class == 1 || (star && before_class == 2)
+                before_class == CharClass::Punctuation || (star && before_class == CharClass::Other)
             } else {
                 false
             };
@@ -158,11 +158,10 @@ impl Lexer {
 pub(super) fn can_open(rest: &[u16], open_len: usize, before: Option<u16>) -> bool {
     let Some(prev) = before else { return true };
     let next = code_point_at(rest, open_len);
-    let next_class = if next == -1 { 0 } else { char_class(next) };
-    if next_class == 2 {
+    if char_class(next) == CharClass::Other {
         return rest[0] == STAR || !is_letter_or_number_unit(prev);
     }
-    prev != STAR && prev != UNDERSCORE && char_class(prev as i32) != 2
+    prev != STAR && prev != UNDERSCORE && char_class(prev as i32) != CharClass::Other
 }
 
 /// Skips an orphan `*` inside `__strong__` (or `_` inside `**strong**`), as marked does.

@@ -24,20 +24,20 @@ pub(super) fn walk(tokens: &[Token], owner: usize, found: &mut Imports, depth: u
         return;
     }
     for id in children(tokens, owner) {
-        let t = &tokens[id];
-        match t.kind {
+        let token = &tokens[id];
+        match token.kind {
             Kind::Code | Kind::Codespan => continue,
             Kind::Html => {
-                let z = js::trim_start_units(t.raw());
-                if starts_at_str(z, 0, "<!--") && contains_str(z, "-->") {
-                    let rest = remove_comments(t.raw());
+                let trimmed = js::trim_start_units(token.raw());
+                if starts_at_str(trimmed, 0, "<!--") && contains_str(trimmed, "-->") {
+                    let rest = remove_comments(token.raw());
                     if !js::trim_units(&rest).is_empty() {
                         scan_imports(&rest, found);
                     }
                 }
                 continue;
             }
-            Kind::Text => scan_imports(t.text(), found),
+            Kind::Text => scan_imports(token.text(), found),
             _ => {}
         }
         walk(tokens, id, found, depth + 1);
@@ -45,13 +45,13 @@ pub(super) fn walk(tokens: &[Token], owner: usize, found: &mut Imports, depth: u
 }
 
 /// `/(?:^|\s)@((?:[^\s\\]|\\ )+)/g` over one string, then Claude Code's filters.
-pub(super) fn scan_imports(s: &[u16], found: &mut Imports) {
-    let group_end = |mut q: usize| -> usize {
+pub(super) fn scan_imports(text: &[u16], found: &mut Imports) {
+    let group_end = |mut pos: usize| -> usize {
         loop {
-            match s.get(q) {
-                Some(&c) if c != BACKSLASH && !is_js_space(c as i32) => q += 1,
-                Some(&BACKSLASH) if s.get(q + 1) == Some(&SPACE) => q += 2,
-                _ => return q,
+            match text.get(pos) {
+                Some(&c) if c != BACKSLASH && !is_js_space(c as i32) => pos += 1,
+                Some(&BACKSLASH) if text.get(pos + 1) == Some(&SPACE) => pos += 2,
+                _ => return pos,
             }
         }
     };
@@ -60,50 +60,53 @@ pub(super) fn scan_imports(s: &[u16], found: &mut Imports) {
     let mut from = 0usize;
     loop {
         let mut hit = None;
-        let mut q = from;
-        while let Some(at_pos) = index_of_unit(s, AT, q) {
+        let mut search_from = from;
+        while let Some(at_pos) = index_of_unit(text, AT, search_from) {
             let ok = if at_pos == 0 {
                 from == 0
             } else {
-                at_pos > from && is_js_space(s[at_pos - 1] as i32)
+                at_pos > from && is_js_space(text[at_pos - 1] as i32)
             };
             if ok {
-                let e = group_end(at_pos + 1);
-                if e > at_pos + 1 {
-                    hit = Some((at_pos + 1, e));
+                let path_stop = group_end(at_pos + 1);
+                if path_stop > at_pos + 1 {
+                    hit = Some((at_pos + 1, path_stop));
                     break;
                 }
             }
-            q = at_pos + 1;
+            search_from = at_pos + 1;
         }
-        let Some((a, b)) = hit else { break };
-        from = b;
-        let mut h: &[u16] = &s[a..b];
-        if let Some(i) = h.iter().position(|&c| c == HASH) {
-            h = &h[..i];
-        }
-        if h.is_empty() {
-            continue;
-        }
-        let h: Cow<'_, [u16]> = if h.contains(&BACKSLASH) {
-            Cow::Owned(replace_all(h, &[BACKSLASH, SPACE], &[SPACE]))
-        } else {
-            Cow::Borrowed(h)
+        let Some((path_start, path_end)) = hit else {
+            break;
         };
-        if h.is_empty() || !accept_import(&h) || found.seen.contains(h.as_ref()) {
+        from = path_end;
+        let mut path: &[u16] = &text[path_start..path_end];
+        if let Some(hash) = path.iter().position(|&c| c == HASH) {
+            path = &path[..hash];
+        }
+        if path.is_empty() {
             continue;
         }
-        found.seen.insert(h.to_vec());
-        found.list.push(utf16_to_string(&h));
+        let path: Cow<'_, [u16]> = if path.contains(&BACKSLASH) {
+            Cow::Owned(replace_all(path, &[BACKSLASH, SPACE], &[SPACE]))
+        } else {
+            Cow::Borrowed(path)
+        };
+        if path.is_empty() || !accept_import(&path) || found.seen.contains(path.as_ref()) {
+            continue;
+        }
+        found.seen.insert(path.to_vec());
+        found.list.push(utf16_to_string(&path));
     }
 }
 
-pub(super) fn accept_import(h: &[u16]) -> bool {
-    let starts = |p: &str| starts_at_str(h, 0, p);
-    if starts("./") || starts("~/") || (starts("/") && h.len() > 1) {
+pub(super) fn accept_import(path: &[u16]) -> bool {
+    let starts = |prefix: &str| starts_at_str(path, 0, prefix);
+    if starts("./") || starts("~/") || (starts("/") && path.len() > 1) {
         return true;
     }
-    let c = h[0];
+    let first = path[0];
     // `!H.startsWith("@") && !/^[#%^&*()]+/.test(H) && /^[a-zA-Z0-9._-]/.test(H)`
-    c < 128 && ((c as u8).is_ascii_alphanumeric() || matches!(c as u8, b'.' | b'_' | b'-'))
+    first < 128
+        && ((first as u8).is_ascii_alphanumeric() || matches!(first as u8, b'.' | b'_' | b'-'))
 }

@@ -67,12 +67,12 @@ pub fn strip_block_comments(text: &str) -> Cow<'_, str> {
     lexer.lex(&src);
     let mut out: Vec<u16> = Vec::new();
     let mut taken = 0usize;
-    for t in children(&lexer.tokens, ROOT) {
-        let tok = &lexer.tokens[t];
+    for id in children(&lexer.tokens, ROOT) {
+        let tok = &lexer.tokens[id];
         let Some(start) = tok.span else { continue };
         let len = tok.len;
-        let z = js::trim_start_units(tok.raw());
-        if !(starts_at_str(z, 0, "<!--") && contains_str(z, "-->")) {
+        let trimmed = js::trim_start_units(tok.raw());
+        if !(starts_at_str(trimmed, 0, "<!--") && contains_str(trimmed, "-->")) {
             continue;
         }
         let end = start + len;

@@ -3,62 +3,64 @@
 
 use super::utf16::is_js_space;
 
-/// The lexer's character class: 0 whitespace, 1 punctuation or symbol (`\p{P}|\p{S}`),
-/// 2 anything else. `c` is a code unit or a code point, never -1.
-pub(super) fn char_class(c: i32) -> u8 {
+/// The lexer's character classes, in the order its emphasis rules compare them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum CharClass {
+    /// White space (`\s`), and what lies before the text's start or after its end.
+    Space,
+    /// Punctuation or symbol (`\p{P}|\p{S}`).
+    Punctuation,
+    Other,
+}
+
+/// The class of `c`, a code unit or a code point; -1 (outside the text) counts as white space.
+pub(super) fn char_class(c: i32) -> CharClass {
     if c < 128 {
         return match c {
-            9..=13 | 32 => 0,
-            33..=47 | 58..=64 | 91..=96 | 123..=126 => 1,
-            _ => 2,
+            -1 | 9..=13 | 32 => CharClass::Space,
+            33..=47 | 58..=64 | 91..=96 | 123..=126 => CharClass::Punctuation,
+            _ => CharClass::Other,
         };
     }
     if is_js_space(c) {
-        return 0;
+        return CharClass::Space;
     }
     if (0xD800..0xE000).contains(&c) {
-        return 2;
+        return CharClass::Other;
     }
-    if in_ranges32(PUNCT_OR_SYMBOL, c as u32) {
-        1
+    if in_ranges(PUNCT_OR_SYMBOL, c as u32) {
+        CharClass::Punctuation
     } else {
-        2
+        CharClass::Other
     }
 }
 
 pub(super) fn is_punct(c: i32) -> bool {
-    c != -1 && char_class(c) == 1
+    c != -1 && char_class(c) == CharClass::Punctuation
 }
 
 pub(super) fn is_space_class(c: i32) -> bool {
-    c != -1 && char_class(c) == 0
+    c != -1 && char_class(c) == CharClass::Space
 }
 
 /// `/^[\p{L}\p{N}]/u` on a one-unit string.
 pub(super) fn is_letter_or_number_unit(c: u16) -> bool {
-    let r = LETTER_OR_NUMBER_BMP.binary_search_by(|&(a, b)| {
-        if b < c {
-            std::cmp::Ordering::Less
-        } else if a > c {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    });
-    r.is_ok()
+    in_ranges(LETTER_OR_NUMBER_BMP, c)
 }
 
-pub(super) fn in_ranges32(t: &[(u32, u32)], c: u32) -> bool {
-    t.binary_search_by(|&(a, b)| {
-        if b < c {
-            std::cmp::Ordering::Less
-        } else if a > c {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    })
-    .is_ok()
+/// Whether `c` lies in one of the sorted inclusive ranges of `table`.
+fn in_ranges<T: Ord + Copy>(table: &[(T, T)], c: T) -> bool {
+    table
+        .binary_search_by(|&(first, last)| {
+            if last < c {
+                std::cmp::Ordering::Less
+            } else if first > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 // Generated with node 20 (Unicode 17.0) by testing every code point against `/\p{S}|\p{P}/u`
@@ -66,7 +68,7 @@ pub(super) fn in_ranges32(t: &[(u32, u32)], c: u32) -> bool {
 
 /// `\p{P}` ∪ `\p{S}` from U+0080 up, as ranges.
 #[rustfmt::skip]
-pub(super) const PUNCT_OR_SYMBOL: &[(u32, u32)] = &[
+const PUNCT_OR_SYMBOL: &[(u32, u32)] = &[
     (0xA1, 0xA9), (0xAB, 0xAC), (0xAE, 0xB1), (0xB4, 0xB4), (0xB6, 0xB8), (0xBB, 0xBB),
     (0xBF, 0xBF), (0xD7, 0xD7), (0xF7, 0xF7), (0x2C2, 0x2C5), (0x2D2, 0x2DF), (0x2E5, 0x2EB),
     (0x2ED, 0x2ED), (0x2EF, 0x2FF), (0x375, 0x375), (0x37E, 0x37E), (0x384, 0x385), (0x387, 0x387),
@@ -147,7 +149,7 @@ pub(super) const PUNCT_OR_SYMBOL: &[(u32, u32)] = &[
 
 /// `[\p{L}\p{N}]` in the BMP, as ranges.
 #[rustfmt::skip]
-pub(super) const LETTER_OR_NUMBER_BMP: &[(u16, u16)] = &[
+const LETTER_OR_NUMBER_BMP: &[(u16, u16)] = &[
     (0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A), (0xAA, 0xAA), (0xB2, 0xB3), (0xB5, 0xB5),
     (0xB9, 0xBA), (0xBC, 0xBE), (0xC0, 0xD6), (0xD8, 0xF6), (0xF8, 0x2C1), (0x2C6, 0x2D1),
     (0x2E0, 0x2E4), (0x2EC, 0x2EC), (0x2EE, 0x2EE), (0x370, 0x374), (0x376, 0x377), (0x37A, 0x37D),
