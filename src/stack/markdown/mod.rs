@@ -23,9 +23,14 @@
 //! [`html`] and [`block`] (the block rules), [`links`] (link definitions and link syntax),
 //! [`token`] and [`lexer`] (the token tree and the block driver), [`containers`] and
 //! [`list_item`] (block quotes and list items), [`inline`], [`lookahead`] and [`emphasis`] (the
-//! inline pass), [`unicode`] (character classes) and [`imports`] (the `@path` scan). The
-//! original is minified JavaScript; where a name here stands for one of its one-letter names,
-//! the comment beside it says which.
+//! inline pass), [`unicode`] (character classes) and [`imports`] (the `@path` scan).
+//!
+//! The program's lexer is minified JavaScript: its one-letter names (`e` for the rest of the
+//! text, `n`, `o`, `h` for positions, …) carry nothing, so the names here say what a value is
+//! (`src`, `line_start`, `marker_end`, …), and each recogniser's doc comment quotes the regular
+//! expression it stands for. Where the code follows marked's own source, marked's names are
+//! kept: the rules of `Method` and `InlineMethod` are its `Tokenizer` methods, and
+//! `find_closer` keeps `emStrong`'s `lLength`, `rLength`, `delimTotal` and `midDelimTotal`.
 
 mod block;
 mod containers;
