@@ -106,14 +106,7 @@ pub(super) fn html_interrupts_at(s: &[u16], pos: usize) -> bool {
     {
         return true;
     }
-    let tag_start = if code_at(s, tag_start) == 47 {
-        tag_start + 1
-    } else {
-        tag_start
-    };
-    BLOCK_TAGS
-        .iter()
-        .any(|tag| starts_at_str(s, tag_start, tag) && tag_name_end(s, tag_start + tag.len()))
+    block_tag_at(s, tag_start, starts_at_str)
 }
 
 /// `/ {0,3}<(?:!--|(?:script|pre|style|textarea)[\s>]|\/?(?:TAGS)(?:[\n >]|\/>))/iy`.
@@ -134,6 +127,11 @@ pub(super) fn html_block_starts_at(s: &[u16], line_start: usize) -> bool {
             }
         }
     }
+    block_tag_at(s, tag_start, starts_at_ci)
+}
+
+/// `/\/?(?:TAGS)(?:[\n >]|\/>)/y` at `tag_start`, names compared with `starts`.
+fn block_tag_at(s: &[u16], tag_start: usize, starts: fn(&[u16], usize, &str) -> bool) -> bool {
     let tag_start = if code_at(s, tag_start) == 47 {
         tag_start + 1
     } else {
@@ -141,7 +139,7 @@ pub(super) fn html_block_starts_at(s: &[u16], line_start: usize) -> bool {
     };
     BLOCK_TAGS
         .iter()
-        .any(|tag| starts_at_ci(s, tag_start, tag) && tag_name_end(s, tag_start + tag.len()))
+        .any(|tag| starts(s, tag_start, tag) && tag_name_end(s, tag_start + tag.len()))
 }
 
 /// `/[A-Z][-\w]*/iy` at `start`: the end of a tag name, or `start`.
