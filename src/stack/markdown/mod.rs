@@ -46,6 +46,7 @@ mod lookahead;
 mod tests;
 mod token;
 mod unicode;
+mod unicode_tables;
 mod utf16;
 
 use std::borrow::Cow;
