@@ -161,7 +161,7 @@ impl Lexer {
                     }
                     *state = InlineState {
                         pos,
-                        tried: tried,
+                        tried,
                         before,
                         last,
                         mask: state.mask.take(),

@@ -191,8 +191,8 @@ impl Lexer {
         let token = self.inline_token(Kind::Text, end - start);
         self.tokens[token].shared = Some(View {
             buf: src.clone(),
-            start: start,
-            end: end,
+            start,
+            end,
         });
         token
     }
