@@ -2,8 +2,9 @@
 //! crate: the one glob engine of memdir.
 //!
 //! Claude Code matches `claudeMdExcludes` with picomatch (`picomatch(patterns, { dot: true })`,
-//! checked in the program's own code), and a rule's `paths:` with the `ignore` package after it has
-//! expanded braces itself. Both read a glob the same way, which is what [`Glob`] implements:
+//! checked in the program's own code), and a rule's `paths:` with a gitignore matcher built like
+//! the `ignore` package, after it has expanded braces itself. Both read a glob the same way,
+//! which is what [`Glob`] implements:
 //!
 //! - `*`, `?` and `[…]` never match `/` (globset's `literal_separator`);
 //! - `**` as a whole path segment matches any number of segments, none included (`**/x` matches
@@ -68,7 +69,8 @@ impl Glob {
     /// Compiles one gitignore pattern's glob, as the `ignore` package reads it for a rule's
     /// `paths:`: the same as [`Glob::new`] except that braces, a leading `!` and a leading
     /// `./` are plain characters (Claude Code expands the braces itself, and the anchoring and
-    /// folder rules of gitignore are its caller's) and `a/**` does not match `a`.
+    /// folder rules of gitignore are its caller's) and `a/**` does not match `a`. Case matters,
+    /// as it always has in memdir, although Claude Code's matcher ignores it by default.
     pub fn gitignore(pattern: &str) -> Result<Glob, GlobError> {
         Ok(Glob {
             matchers: vec![compile(pattern, &normalize(pattern, false))?],

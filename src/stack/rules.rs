@@ -281,4 +281,28 @@ mod tests {
         assert!(m("file?.[ch]", "/p/file1.c"));
         assert!(!m("*.md", "/q/x.md"));
     }
+
+    /// Cases checked against the gitignore matcher Claude Code 2.1.332 uses for `paths:` (the
+    /// `ignore` package's rules): `**` glued to a name is `*`, braces left after expansion are
+    /// literal, a trailing `/` matches folders only, dot files are plain names.
+    #[test]
+    fn gitignore_edges_match_the_ignore_package() {
+        let base = Path::new("/p");
+        let m = |g: &str, f: &str| globs_match(&[g.to_string()], base, Path::new(f));
+        assert!(m("**.rs", "/p/src/a.rs"));
+        assert!(m("src/**.rs", "/p/src/a.rs"));
+        assert!(!m("src/**.rs", "/p/src/x/a.rs"));
+        assert!(m("*.md", "/p/.hidden.md"));
+        assert!(m("docs/", "/p/docs/a.md"));
+        assert!(!m("docs/", "/p/docs"));
+        assert!(m("{a,b}.md", "/p/{a,b}.md"));
+        assert!(!m("{a,b}.md", "/p/a.md"));
+        assert!(m("[!a].md", "/p/b.md"));
+        assert!(!m("[!a].md", "/p/a.md"));
+        assert!(m("src/*", "/p/src/x/y.rs"));
+        assert!(!m("a?b", "/p/a/b"));
+        // Claude Code's matcher ignores case (`ignorecase` defaults to true); memdir has always
+        // matched case-sensitively, and still does.
+        assert!(!m("A.md", "/p/a.md"));
+    }
 }
