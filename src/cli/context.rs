@@ -81,9 +81,7 @@ fn explain(stack: &Stack) -> String {
             "{:<3} {:<8} {:>6}  {:<27}  {}\n",
             i + 1,
             file.scope.name(),
-            crate::memory::load::js_trim_str(&file.content)
-                .encode_utf16()
-                .count(),
+            crate::js::trim(&file.content).encode_utf16().count(),
             origin,
             file.path.display()
         ));
@@ -105,7 +103,7 @@ fn to_json(stack: &Stack, text: &str) -> serde_json::Value {
             serde_json::json!({
                 "scope": f.scope.name(),
                 "path": f.path,
-                "characters": crate::memory::load::js_trim_str(&f.content).encode_utf16().count(),
+                "characters": crate::js::trim(&f.content).encode_utf16().count(),
                 "imported_from": f.imported_from,
                 "conditional": f.globs.is_some(),
                 "globs": f.globs,

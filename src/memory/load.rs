@@ -21,6 +21,7 @@ pub const MAX_INDEX_UNITS: usize = 25_000;
 /// Length of the quote of the first dropped line in the warning, in UTF-16 units (with the `…`).
 const QUOTE_UNITS: usize = 80;
 
+use crate::js;
 use crate::memory::index::IndexLine;
 
 const NEWLINE: u16 = b'\n' as u16;
@@ -40,7 +41,7 @@ pub struct IndexSize {
 /// warnings at 80 % of either cap).
 #[must_use]
 pub fn measure_index(index: &str) -> IndexSize {
-    let text = js_trim_str(index);
+    let text = js::trim(index);
     IndexSize {
         lines: text.bytes().filter(|&b| b == b'\n').count() + 1,
         units: text.encode_utf16().count(),
@@ -50,7 +51,7 @@ pub fn measure_index(index: &str) -> IndexSize {
 /// What Claude Code shows the model for this MEMORY.md text.
 #[must_use]
 pub fn load_index_for_context(index: &str) -> String {
-    let trimmed = js_trim_str(index);
+    let trimmed = js::trim(index);
     let size = measure_index(trimmed);
     let too_many_lines = size.lines > MAX_INDEX_LINES;
     let too_large = size.units > MAX_INDEX_UNITS;
@@ -76,7 +77,7 @@ pub fn load_index_for_context(index: &str) -> String {
             Some(end) => &rest[..end],
             None => rest,
         };
-        let first_dropped = js_trim(line);
+        let first_dropped = js::trim_units(line);
         let mut which = format!(
             "{} of {} lines were cut off, starting at line {}",
             size.lines - kept_lines,
@@ -142,7 +143,7 @@ fn kept_units(text: &[u16], too_many_lines: bool) -> usize {
 /// The index entries Claude Code does not load in full: those on lines past the kept part.
 #[must_use]
 pub fn invisible_entries(index: &str) -> Vec<IndexLine> {
-    let trimmed = js_trim_str(index);
+    let trimmed = js::trim(index);
     let size = measure_index(trimmed);
     if size.lines <= MAX_INDEX_LINES && size.units <= MAX_INDEX_UNITS {
         return Vec::new();
@@ -156,43 +157,6 @@ pub fn invisible_entries(index: &str) -> Vec<IndexLine> {
         .skip(whole_lines)
         .filter_map(IndexLine::parse)
         .collect()
-}
-
-/// JavaScript's whitespace (`WhiteSpace` and `LineTerminator`, what `trim()` strips and regex `\s`
-/// matches). Unlike Rust's it includes U+FEFF and excludes U+0085.
-fn is_js_space(u: u16) -> bool {
-    matches!(
-        u,
-        0x09..=0x0D
-            | 0x20
-            | 0xA0
-            | 0x1680
-            | 0x2000..=0x200A
-            | 0x2028
-            | 0x2029
-            | 0x202F
-            | 0x205F
-            | 0x3000
-            | 0xFEFF
-    )
-}
-
-/// `String.prototype.trim` on UTF-8 text (every JS whitespace character is a single BMP unit).
-pub fn js_trim_str(s: &str) -> &str {
-    s.trim_matches(|c: char| u16::try_from(u32::from(c)).is_ok_and(is_js_space))
-}
-
-fn js_trim(s: &[u16]) -> &[u16] {
-    let start = s.iter().position(|&u| !is_js_space(u)).unwrap_or(s.len());
-    js_trim_end(&s[start..])
-}
-
-fn js_trim_end(s: &[u16]) -> &[u16] {
-    let end = s
-        .iter()
-        .rposition(|&u| !is_js_space(u))
-        .map_or(0, |i| i + 1);
-    &s[..end]
 }
 
 fn count_newlines(s: &[u16]) -> usize {
@@ -226,15 +190,15 @@ fn shorten(s: &[u16], max: usize) -> Vec<u16> {
     }
     let head = cut_units(s, max.saturating_sub(1));
     // `head.search(/\s\S*$/)` is the position of the last whitespace unit.
-    let at_word = match head.iter().rposition(|&u| is_js_space(u)) {
-        Some(i) => js_trim_end(&head[..i]),
+    let at_word = match head.iter().rposition(|&u| js::is_whitespace_unit(u)) {
+        Some(i) => js::trim_end_units(&head[..i]),
         None => &[],
     };
     // `atWord.length > max / 2` with JS (floating-point) division.
     let mut out = if at_word.len() * 2 > max {
         at_word.to_vec()
     } else {
-        js_trim_end(head).to_vec()
+        js::trim_end_units(head).to_vec()
     };
     out.push(0x2026);
     out
@@ -375,7 +339,7 @@ mod tests {
         #[test]
         fn output_is_a_capped_prefix_plus_warning(lines in prop::collection::vec(line(), 0..320)) {
             let input = lines.join("\n");
-            let trimmed = js_trim_str(&input);
+            let trimmed = js::trim(&input);
             let out = load_index_for_context(&input);
             match out.rfind("\n\n> WARNING: MEMORY.md is ") {
                 None => prop_assert_eq!(out.as_str(), trimmed),

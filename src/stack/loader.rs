@@ -11,8 +11,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::glob::Globs;
 use crate::paths::{absolute_from, normalize};
-use crate::stack::rules::{excluded, globs_match, split_frontmatter};
+use crate::stack::rules::{globs_match, split_frontmatter};
 use crate::stack::{LARGE_FILE_CHARS, Scope, SkipReason, Stack, StackFile, Warning, markdown};
 
 /// Files larger than this are not read (Claude Code's limit).
@@ -166,6 +167,8 @@ pub enum MemoryIndex {
 
 struct Loader<'a> {
     inputs: &'a StackInputs,
+    /// `inputs.excludes`, compiled.
+    excludes: Globs,
     processed: HashSet<PathBuf>,
     stack: Stack,
 }
@@ -174,6 +177,7 @@ struct Loader<'a> {
 pub fn load_stack(inputs: &StackInputs) -> Stack {
     let mut loader = Loader {
         inputs,
+        excludes: Globs::new(&inputs.excludes),
         processed: HashSet::new(),
         stack: Stack::default(),
     };
@@ -261,7 +265,13 @@ impl Loader<'_> {
         if resolved != key && self.processed.contains(&resolved) {
             return Vec::new();
         }
-        if scope != Scope::Managed && excluded(&self.inputs.excludes, path) {
+        // Claude Code matches `claudeMdExcludes` with picomatch against the absolute path,
+        // backslashes turned into `/`.
+        if scope != Scope::Managed
+            && self
+                .excludes
+                .is_match(&path.to_string_lossy().replace('\\', "/"))
+        {
             return Vec::new();
         }
         self.processed.insert(key);
@@ -286,7 +296,7 @@ impl Loader<'_> {
         } else {
             Vec::new()
         };
-        if crate::memory::load::js_trim_str(&content).is_empty() {
+        if crate::js::trim(&content).is_empty() {
             return Vec::new();
         }
         let chars = content.encode_utf16().count();
@@ -445,7 +455,7 @@ impl Loader<'_> {
     /// The index as the model sees it, and a warning naming the entries that fell off.
     fn push_memory_index(&mut self, path: &Path, loaded: String, source: &str) {
         let content = model_visible_text(&loaded);
-        if crate::memory::load::js_trim_str(&content).is_empty() {
+        if crate::js::trim(&content).is_empty() {
             return;
         }
         let dropped: Vec<String> = crate::memory::load::invisible_entries(source)

@@ -146,7 +146,7 @@ impl Stack {
             out.push_str(" (");
             out.push_str(file.scope.description());
             out.push_str("):\n\n");
-            out.push_str(crate::memory::load::js_trim_str(&file.content));
+            out.push_str(crate::js::trim(&file.content));
         }
         out
     }

@@ -7,6 +7,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::glob::Glob;
+use crate::js;
+
 /// A file's text without its frontmatter, and its `paths:` globs when it is conditional.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frontmatter<'a> {
@@ -48,7 +51,7 @@ fn match_block(text: &str) -> Option<(&str, &str)> {
     // `\s*\n`: greedy white space, backing off to its last newline.
     let ws_end = rest
         .char_indices()
-        .find(|&(_, c)| !is_js_space(c))
+        .find(|&(_, c)| !js::is_whitespace(c))
         .map_or(rest.len(), |(i, _)| i);
     let newline = rest[..ws_end].rfind('\n')?;
     let yaml_start = 3 + newline + 1;
@@ -57,12 +60,8 @@ fn match_block(text: &str) -> Option<(&str, &str)> {
     let yaml = &after_open[..close];
     let mut tail = &after_open[close + 3..];
     // `\s*\n?`: all white space (newlines included) is consumed by `\s*`.
-    tail = tail.trim_start_matches(is_js_space);
+    tail = js::trim_start(tail);
     Some((yaml, tail))
-}
-
-fn is_js_space(c: char) -> bool {
-    crate::memory::load::js_trim_str(c.encode_utf8(&mut [0; 4])).is_empty()
 }
 
 #[derive(Deserialize)]
@@ -197,16 +196,9 @@ pub fn globs_match(globs: &[String], base: &Path, file: &Path) -> bool {
     globs.iter().any(|glob| gitignore_match(glob, &relative))
 }
 
-/// Whether an absolute path matches one of `claudeMdExcludes`' globs (picomatch style, dot
-/// files included: `**` crosses folders, `*` does not).
-pub fn excluded(globs: &[String], path: &Path) -> bool {
-    let path = path.to_string_lossy().replace('\\', "/");
-    globs.iter().any(|g| glob_match(g, &path))
-}
-
 /// One gitignore pattern against a relative path: a pattern without a slash (but a trailing
 /// one) matches the name at any depth; with one, it is anchored to the base. A match of a
-/// folder matches everything under it.
+/// folder matches everything under it. A pattern that is not a valid glob matches nothing.
 fn gitignore_match(pattern: &str, path: &str) -> bool {
     let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
     let (pattern, dir_only) = match pattern.strip_suffix('/') {
@@ -215,6 +207,9 @@ fn gitignore_match(pattern: &str, path: &str) -> bool {
     };
     let anchored = pattern.contains('/');
     let pattern = pattern.strip_prefix('/').unwrap_or(pattern);
+    let Ok(glob) = Glob::gitignore(pattern) else {
+        return false;
+    };
     let parts: Vec<&str> = path.split('/').collect();
     // Every prefix of the path (a folder, or the file itself) can match.
     for end in 1..=parts.len() {
@@ -224,79 +219,15 @@ fn gitignore_match(pattern: &str, path: &str) -> bool {
             continue;
         }
         let hit = if anchored {
-            glob_match(pattern, &candidate)
+            glob.is_match(&candidate)
         } else {
-            glob_match(pattern, parts[end - 1])
+            glob.is_match(parts[end - 1])
         };
         if hit {
             return true;
         }
     }
     false
-}
-
-/// `*` (no slash), `?`, `[...]`, and `**` across slashes.
-fn glob_match(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    glob_at(&p, &t)
-}
-
-fn glob_at(p: &[char], t: &[char]) -> bool {
-    match p.first() {
-        None => t.is_empty(),
-        Some('*') if p.get(1) == Some(&'*') => {
-            let rest = &p[2..];
-            let rest = rest.strip_prefix(&['/']).unwrap_or(rest);
-            (0..=t.len())
-                .any(|i| (i == 0 || t[i - 1] == '/' || rest.is_empty()) && glob_at(rest, &t[i..]))
-        }
-        Some('*') => (0..=t.len())
-            .take_while(|&i| i == 0 || t[i - 1] != '/')
-            .any(|i| glob_at(&p[1..], &t[i..])),
-        Some('?') => t.first().is_some_and(|&c| c != '/') && glob_at(&p[1..], &t[1..]),
-        Some('[') => match (class_end(p), t.first()) {
-            (Some(end), Some(&c)) => {
-                class_matches(&p[1..end], c) && c != '/' && glob_at(&p[end + 1..], &t[1..])
-            }
-            (None, Some(&c)) => c == '[' && glob_at(&p[1..], &t[1..]),
-            (_, None) => false,
-        },
-        Some('\\') if p.len() > 1 => t.first() == Some(&p[1]) && glob_at(&p[2..], &t[1..]),
-        Some(&c) => t.first() == Some(&c) && glob_at(&p[1..], &t[1..]),
-    }
-}
-
-fn class_end(p: &[char]) -> Option<usize> {
-    let start = if matches!(p.get(1), Some('!' | '^')) {
-        2
-    } else {
-        1
-    };
-    p.iter()
-        .enumerate()
-        .skip(start + 1)
-        .find(|(_, c)| **c == ']')
-        .map(|(i, _)| i)
-}
-
-fn class_matches(class: &[char], c: char) -> bool {
-    let (negate, class) = match class.first() {
-        Some('!' | '^') => (true, &class[1..]),
-        _ => (false, class),
-    };
-    let mut i = 0;
-    let mut hit = false;
-    while i < class.len() {
-        if i + 2 < class.len() && class[i + 1] == '-' {
-            hit |= class[i] <= c && c <= class[i + 2];
-            i += 3;
-        } else {
-            hit |= class[i] == c;
-            i += 1;
-        }
-    }
-    hit != negate
 }
 
 #[cfg(test)]
@@ -349,5 +280,29 @@ mod tests {
         assert!(m("a/x.md", "/p/a/x.md"));
         assert!(m("file?.[ch]", "/p/file1.c"));
         assert!(!m("*.md", "/q/x.md"));
+    }
+
+    /// Cases checked against the gitignore matcher Claude Code 2.1.332 uses for `paths:` (the
+    /// `ignore` package's rules): `**` glued to a name is `*`, braces left after expansion are
+    /// literal, a trailing `/` matches folders only, dot files are plain names.
+    #[test]
+    fn gitignore_edges_match_the_ignore_package() {
+        let base = Path::new("/p");
+        let m = |g: &str, f: &str| globs_match(&[g.to_string()], base, Path::new(f));
+        assert!(m("**.rs", "/p/src/a.rs"));
+        assert!(m("src/**.rs", "/p/src/a.rs"));
+        assert!(!m("src/**.rs", "/p/src/x/a.rs"));
+        assert!(m("*.md", "/p/.hidden.md"));
+        assert!(m("docs/", "/p/docs/a.md"));
+        assert!(!m("docs/", "/p/docs"));
+        assert!(m("{a,b}.md", "/p/{a,b}.md"));
+        assert!(!m("{a,b}.md", "/p/a.md"));
+        assert!(m("[!a].md", "/p/b.md"));
+        assert!(!m("[!a].md", "/p/a.md"));
+        assert!(m("src/*", "/p/src/x/y.rs"));
+        assert!(!m("a?b", "/p/a/b"));
+        // Claude Code's matcher ignores case (`ignorecase` defaults to true); memdir has always
+        // matched case-sensitively, and still does.
+        assert!(!m("A.md", "/p/a.md"));
     }
 }
