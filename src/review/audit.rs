@@ -15,15 +15,35 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::Error;
 use crate::memory::catalog::{FileProblem, list_memories, read_index_lossy};
 use crate::memory::dates::relative_phrase;
 use crate::memory::index::{Index, MAX_LINE_UNITS};
 use crate::memory::statement::{Fingerprint, is_derivable};
-use crate::memory::store::INDEX_FILE;
+use crate::memory::store::{INDEX_FILE, StoreError};
 use crate::memory::taxonomy::MemoryType;
-use crate::review::verify::{Status, Subject, verify};
+use crate::review::verify::{Status, Subject, VerifyError, verify};
 use crate::stack::{Scope, StackFile};
+
+/// Why an audit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// A layer's memories or index could not be listed.
+    #[error(transparent)]
+    Memories(#[from] StoreError),
+    /// The memories and instruction files could not be checked against the project.
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+impl AuditError {
+    /// Whether the caller's input is at fault (exit 2), not the machine (exit 1).
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            AuditError::Memories(e) => e.is_invalid_input(),
+            AuditError::Verify(e) => e.is_invalid_input(),
+        }
+    }
+}
 
 /// The proposal groups, in the order the report shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -143,7 +163,7 @@ fn read_layer(
     dir: &Path,
     layer: Layer,
     unreadable: &mut Vec<FileProblem>,
-) -> Result<Vec<Entry>, Error> {
+) -> Result<Vec<Entry>, AuditError> {
     let listing = list_memories(dir)?;
     let index = Index::parse(&read_index_lossy(dir, &mut Vec::new())?);
     let lines: HashMap<String, String> = index
@@ -187,7 +207,7 @@ pub struct Review {
 }
 
 /// Audit every layer; one proposal per memory, plus one per problem in an instruction file.
-pub fn audit(inputs: &Inputs<'_>) -> Result<Review, Error> {
+pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
     let mut unreadable = Vec::new();
     let mut entries = read_layer(inputs.memory_dir, Layer::AutoMemory, &mut unreadable)?;
     let team_dir = inputs.memory_dir.join("team");
