@@ -66,19 +66,16 @@ pub enum PromoteError {
     Proposal(#[from] ProposalError),
 }
 
-impl From<PromoteError> for crate::Error {
-    fn from(e: PromoteError) -> Self {
-        match e {
-            PromoteError::Refused { .. } | PromoteError::Invalid(_) => {
-                crate::Error::Usage(e.to_string())
-            }
-            PromoteError::Io { path, source } => crate::Error::Io {
-                context: path.display().to_string(),
-                source,
-            },
-            PromoteError::Store(e) => crate::Error::Store(e),
-            PromoteError::Repo(e) => crate::Error::Repo(e),
-            PromoteError::Proposal(e) => e.into(),
+impl PromoteError {
+    /// Whether the request or the memory is at fault and nothing was written (exit 2), not the
+    /// machine (exit 1).
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            PromoteError::Refused { .. } | PromoteError::Invalid(_) => true,
+            PromoteError::Io { .. } => false,
+            PromoteError::Store(e) => e.is_invalid_input(),
+            PromoteError::Repo(e) => e.is_refusal(),
+            PromoteError::Proposal(e) => e.is_invalid_input(),
         }
     }
 }

@@ -35,12 +35,13 @@ pub enum ProposalError {
     Repo(#[from] RepoError),
 }
 
-impl From<ProposalError> for crate::Error {
-    fn from(e: ProposalError) -> Self {
-        match e {
-            ProposalError::Store(e) => crate::Error::Store(e),
-            ProposalError::Repo(e) => crate::Error::Repo(e),
-            other => crate::Error::Failed(other.to_string()),
+impl ProposalError {
+    /// Whether the caller's input is at fault (exit 2), not the machine (exit 1).
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            ProposalError::Io { .. } | ProposalError::Record { .. } => false,
+            ProposalError::Store(e) => e.is_invalid_input(),
+            ProposalError::Repo(e) => e.is_refusal(),
         }
     }
 }
