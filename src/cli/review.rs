@@ -72,13 +72,13 @@ fn report(proposals: &[Proposal], verbose: bool) -> String {
                 .map(|k| format!("{}: ", k.name()))
                 .unwrap_or_default();
             out.push_str(&format!("  {what} — {kind}{}\n", p.reason));
-            if let (Some(to), Some(name)) = (group.promote_to(), &p.memory) {
+            if let Some(command) = p.promote_command() {
                 let target = p
                     .target
                     .as_ref()
                     .map(|t| format!(" (into {})", t.display()))
                     .unwrap_or_default();
-                out.push_str(&format!("      memdir promote {name} --to {to}{target}\n"));
+                out.push_str(&format!("      {command}{target}\n"));
             }
         }
         out.push('\n');

@@ -133,6 +133,16 @@ pub struct Proposal {
     pub reason: String,
 }
 
+impl Proposal {
+    /// The command that carries out a promotion proposal (`memdir promote NAME --to team`);
+    /// `None` for the other groups and for an instruction file.
+    pub fn promote_command(&self) -> Option<String> {
+        let to = self.group.promote_to()?;
+        let name = self.memory.as_ref()?;
+        Some(format!("memdir promote {name} --to {to}"))
+    }
+}
+
 /// What the audit reads.
 pub struct Inputs<'a> {
     pub memory_dir: &'a Path,

@@ -143,6 +143,51 @@ pub struct Promoted {
     pub diff: String,
 }
 
+impl Promoted {
+    /// What the person runs next to bring the promotion in: `git -C REPO merge BRANCH`, or for a
+    /// patch `git -C DIR apply PATCH` (`patch -p1 -d DIR < PATCH` inside a bare repository, where
+    /// `git apply` refuses to run); `None` when the rule was already there.
+    pub fn next_command(&self) -> Option<String> {
+        use crate::shell::quote;
+        let p = &self.proposal;
+        if self.outcome == Outcome::AlreadyPresent {
+            return None;
+        }
+        match (&p.repo, &p.branch, &p.patch, &p.base_dir) {
+            (Some(repo), Some(branch), _, _) => Some(format!(
+                "git -C {} merge {}",
+                quote(&repo.display().to_string()),
+                quote(branch)
+            )),
+            (None, _, Some(patch), Some(dir)) if crate::repo::in_bare_repository(dir) => {
+                Some(format!(
+                    "patch -p1 -d {} < {}",
+                    quote(&dir.display().to_string()),
+                    quote(&patch.display().to_string())
+                ))
+            }
+            (None, _, Some(patch), Some(dir)) => Some(format!(
+                "git -C {} apply {}",
+                quote(&dir.display().to_string()),
+                quote(&patch.display().to_string())
+            )),
+            _ => None,
+        }
+    }
+
+    /// The JSON object of `promote --json`: the record, the outcome, the diff and
+    /// [`Self::next_command`].
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(&self.proposal).unwrap_or_default();
+        value["outcome"] = self.outcome.as_str().into();
+        value["diff"] = self.diff.clone().into();
+        value["command"] = self
+            .next_command()
+            .map_or(serde_json::Value::Null, Into::into);
+        value
+    }
+}
+
 /// The source memory, read and checked before anything is written.
 struct Source {
     name: String,
@@ -707,6 +752,59 @@ mod tests {
         assert_eq!(
             plain.block("t"),
             "## T (from memdir memory t)\n\nUse tabs.\n"
+        );
+    }
+
+    #[test]
+    fn the_next_command_merges_the_branch_or_applies_the_patch() {
+        let branch = Proposal {
+            memory: "lint".into(),
+            memory_type: "feedback".into(),
+            kind: "project".into(),
+            repo: Some(PathBuf::from("/work/my project")),
+            file: "CLAUDE.md".into(),
+            path: PathBuf::from("/work/my project/CLAUDE.md"),
+            branch: Some("memdir/promote/lint".into()),
+            target_branch: Some("main".into()),
+            commit: None,
+            base: None,
+            patch: None,
+            base_dir: None,
+            time: String::new(),
+            memory_blob: String::new(),
+            rule: String::new(),
+            reconciled: None,
+        };
+        let promoted = |proposal: &Proposal, outcome| Promoted {
+            proposal: proposal.clone(),
+            outcome,
+            diff: String::new(),
+        };
+        assert_eq!(
+            promoted(&branch, Outcome::Created)
+                .next_command()
+                .as_deref(),
+            Some("git -C '/work/my project' merge memdir/promote/lint")
+        );
+        assert_eq!(
+            promoted(&branch, Outcome::AlreadyPresent).next_command(),
+            None
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let patch = Proposal {
+            repo: None,
+            branch: None,
+            target_branch: None,
+            patch: Some(PathBuf::from("/m/proposals/lint.patch")),
+            base_dir: Some(dir.path().to_path_buf()),
+            ..branch
+        };
+        assert_eq!(
+            promoted(&patch, Outcome::Updated).next_command(),
+            Some(format!(
+                "git -C {} apply /m/proposals/lint.patch",
+                crate::shell::quote(&dir.path().display().to_string())
+            ))
         );
     }
 

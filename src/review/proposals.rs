@@ -389,6 +389,18 @@ pub struct Reconciliation {
     pub note: String,
 }
 
+impl Reconciliation {
+    /// The JSON object of `proposals --reconcile --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "memory": self.memory,
+            "commit": self.commit.map(|c| c.to_string()),
+            "merge": self.merge.map(|m| m.to_string()),
+            "note": self.note,
+        })
+    }
+}
+
 /// Retire the source memory of every merged, not yet reconciled promotion: one
 /// `promote(<type>): <name>` commit each, through the store (its lock held by the caller), with
 /// the merge in a `Memdir-Merge` trailer and the target file in `Memdir-Target`; then mark the
