@@ -22,7 +22,6 @@ use crate::memory::statement::{Fingerprint, is_derivable};
 use crate::memory::store::{INDEX_FILE, StoreError};
 use crate::memory::taxonomy::MemoryType;
 use crate::review::verify::{Status, Subject, VerifyError, verify};
-use crate::stack::{Scope, StackFile};
 
 /// Why an audit could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -143,6 +142,15 @@ impl Proposal {
     }
 }
 
+/// An instruction file Claude Code loads for the project (a `CLAUDE.md`, an imported file, a
+/// rule), as the audit reads it. The memory index is not one: its memories are audited as such.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionFile {
+    pub path: PathBuf,
+    /// The text as the model sees it.
+    pub content: String,
+}
+
 /// What the audit reads.
 pub struct Inputs<'a> {
     pub memory_dir: &'a Path,
@@ -152,7 +160,7 @@ pub struct Inputs<'a> {
     /// `<config dir>/CLAUDE.md`: where personal instructions go.
     pub personal_file: PathBuf,
     /// The instruction files Claude Code loads for this project.
-    pub instructions: &'a [StackFile],
+    pub instructions: &'a [InstructionFile],
 }
 
 /// A memory as the audit sees it.
@@ -244,7 +252,6 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
     let instruction_lines: Vec<(&Path, usize, Fingerprint)> = inputs
         .instructions
         .iter()
-        .filter(|f| f.scope != Scope::AutoMemory)
         .flat_map(|f| {
             f.content
                 .lines()
@@ -465,11 +472,7 @@ fn placement(entry: &Entry, inputs: &Inputs<'_>) -> Proposal {
 /// Secrets and stale paths in the instruction files themselves.
 fn instruction_problems(inputs: &Inputs<'_>, stale: &HashMap<&str, &[String]>) -> Vec<Proposal> {
     let mut out = Vec::new();
-    for file in inputs
-        .instructions
-        .iter()
-        .filter(|f| f.scope != Scope::AutoMemory)
-    {
+    for file in inputs.instructions {
         let problem = |kind: CleanUp, reason: String| Proposal {
             group: Group::CleanUp,
             kind: Some(kind),
