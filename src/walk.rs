@@ -7,8 +7,10 @@
 //! hidden files are kept: `.eslintrc.json` is a file of the project), and what is left out is
 //! said by the caller ([`WalkOptions`]). Symlinks are listed, never followed; a name that is not
 //! UTF-8 is left out (with everything under it); a folder that cannot be read is passed over.
-//! Entries come in file-name order, depth first, so that a walk stopped by its cap is the same
-//! on every run.
+//! Entries come depth first, in the order the file system lists a folder (as `find` does): not
+//! sorted, because sorting in `ignore` doubles the walk's time (7 ms more on 20,000 files), and
+//! the order only decides which files a walk stopped by its cap keeps, which no order makes
+//! more right.
 
 use std::path::{MAIN_SEPARATOR, Path};
 
@@ -50,9 +52,6 @@ pub fn files(root: &Path, options: &WalkOptions) -> Walked {
     let walk = ignore::WalkBuilder::new(root)
         .standard_filters(false)
         .follow_links(false)
-        // Name order (as the read_dir walk had) makes the files kept at the cap the same on
-        // every file system. Here it costs about half a microsecond a file over no order.
-        .sort_by_file_name(|a, b| a.cmp(b))
         // The root (depth 0) is never filtered out by `ignore`.
         .filter_entry(move |entry| {
             let Some(name) = entry.file_name().to_str() else {
@@ -116,8 +115,11 @@ mod tests {
         std::fs::write(path, "x").expect("write");
     }
 
+    /// The paths found, sorted (a walk lists them in the file system's order).
     fn paths(walked: &Walked) -> Vec<&str> {
-        walked.files.iter().map(|f| f.path.as_str()).collect()
+        let mut paths: Vec<&str> = walked.files.iter().map(|f| f.path.as_str()).collect();
+        paths.sort_unstable();
+        paths
     }
 
     #[test]
@@ -165,11 +167,12 @@ mod tests {
         std::os::unix::fs::symlink(root.join("real/file.md"), root.join("link.md"))
             .expect("symlink");
         let walked = files(root, &OPTIONS);
-        let kinds: Vec<(&str, bool)> = walked
+        let mut kinds: Vec<(&str, bool)> = walked
             .files
             .iter()
             .map(|f| (f.path.as_str(), f.is_file))
             .collect();
+        kinds.sort_unstable();
         assert_eq!(
             kinds,
             vec![
@@ -205,6 +208,12 @@ mod tests {
             (paths(&at(3)), at(3).complete),
             (vec!["a", "b", "c/d"], true)
         );
-        assert_eq!((paths(&at(2)), at(2).complete), (vec!["a", "b"], false));
+        let stopped = at(2);
+        assert_eq!((stopped.files.len(), stopped.complete), (2, false));
+        assert!(
+            paths(&stopped)
+                .iter()
+                .all(|p| ["a", "b", "c/d"].contains(p))
+        );
     }
 }
