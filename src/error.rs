@@ -3,6 +3,10 @@
 use crate::memory::store::StoreError;
 use crate::paths::PathError;
 use crate::repo::RepoError;
+use crate::review::audit::AuditError;
+use crate::review::promote::PromoteError;
+use crate::review::proposals::ProposalError;
+use crate::review::verify::VerifyError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -16,6 +20,14 @@ pub enum Error {
     Store(#[from] StoreError),
     #[error(transparent)]
     Repo(#[from] RepoError),
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+    #[error(transparent)]
+    Audit(#[from] AuditError),
+    #[error(transparent)]
+    Promote(#[from] PromoteError),
+    #[error(transparent)]
+    Proposal(#[from] ProposalError),
     /// Auto memory is off; the text names the switch.
     #[error("auto memory is disabled by {0} (team memory too); nothing was changed")]
     Disabled(String),
@@ -54,7 +66,17 @@ impl Error {
             Error::Path(_) => EXIT_USAGE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Repo(e) if e.is_refusal() => EXIT_USAGE,
-            Error::Store(_) | Error::Repo(_) | Error::Io { .. } => EXIT_FAILURE,
+            Error::Verify(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Audit(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Promote(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Proposal(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Store(_)
+            | Error::Repo(_)
+            | Error::Verify(_)
+            | Error::Audit(_)
+            | Error::Promote(_)
+            | Error::Proposal(_)
+            | Error::Io { .. } => EXIT_FAILURE,
         }
     }
 

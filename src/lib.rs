@@ -27,5 +27,6 @@ pub mod settings;
 pub mod shell;
 pub mod stack;
 pub mod team;
+pub mod walk;
 
 pub use error::Error;

@@ -68,50 +68,15 @@ pub fn run(ctx: &Ctx, args: &PromoteArgs, output: &mut Output<'_>) -> Result<(),
             branch: args.branch.as_deref(),
         },
     )?;
-    let command = next_command(&promoted);
     if args.json {
-        let mut value = serde_json::to_value(&promoted.proposal).unwrap_or_default();
-        value["outcome"] = promoted.outcome.as_str().into();
-        value["diff"] = promoted.diff.clone().into();
-        value["command"] = command.map_or(serde_json::Value::Null, Into::into);
-        return output.json(&value);
+        return output.json(&promoted.to_json());
     }
-    report(&promoted, command.as_deref(), output)
+    report(&promoted, output)
 }
 
-/// What the user runs next: the merge, or the patch's application.
-fn next_command(promoted: &Promoted) -> Option<String> {
+fn report(promoted: &Promoted, output: &mut Output<'_>) -> Result<(), Error> {
     let p = &promoted.proposal;
-    if promoted.outcome == Outcome::AlreadyPresent {
-        return None;
-    }
-    match (&p.repo, &p.branch, &p.patch, &p.base_dir) {
-        (Some(repo), Some(branch), _, _) => Some(format!(
-            "git -C {} merge {}",
-            crate::shell::quote(&repo.display().to_string()),
-            crate::shell::quote(branch)
-        )),
-        // Inside a bare repository `git apply` refuses to run; `patch` does the same there.
-        (None, _, Some(patch), Some(dir)) if crate::repo::in_bare_repository(dir) => Some(format!(
-            "patch -p1 -d {} < {}",
-            crate::shell::quote(&dir.display().to_string()),
-            crate::shell::quote(&patch.display().to_string())
-        )),
-        (None, _, Some(patch), Some(dir)) => Some(format!(
-            "git -C {} apply {}",
-            crate::shell::quote(&dir.display().to_string()),
-            crate::shell::quote(&patch.display().to_string())
-        )),
-        _ => None,
-    }
-}
-
-fn report(
-    promoted: &Promoted,
-    command: Option<&str>,
-    output: &mut Output<'_>,
-) -> Result<(), Error> {
-    let p = &promoted.proposal;
+    let command = promoted.next_command();
     let path = p.path.display();
     if promoted.outcome == Outcome::AlreadyPresent {
         let at = p
@@ -149,7 +114,7 @@ fn report(
                 p.file,
             ))?;
             output.info("HEAD, the index and the work tree were not touched.")?;
-            if let Some(command) = command {
+            if let Some(command) = &command {
                 output.info(&format!("merge it with: {command}"))?;
             }
         }
@@ -159,7 +124,7 @@ fn report(
                 "{path} is in no git repository: wrote the patch {}",
                 patch.unwrap_or_default()
             ))?;
-            if let Some(command) = command {
+            if let Some(command) = &command {
                 output.info(&format!("apply it with: {command}"))?;
             }
         }

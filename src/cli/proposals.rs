@@ -45,17 +45,7 @@ pub fn run(ctx: &Ctx, args: &ProposalsArgs, output: &mut Output<'_>) -> Result<(
             "proposals": checked.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
         });
         if args.reconcile {
-            value["reconciled"] = reconciled
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "memory": r.memory,
-                        "commit": r.commit.map(|c| c.to_string()),
-                        "merge": r.merge.map(|m| m.to_string()),
-                        "note": r.note,
-                    })
-                })
-                .collect();
+            value["reconciled"] = reconciled.iter().map(|r| r.to_json()).collect();
         }
         return output.json(&value);
     }

@@ -3,7 +3,8 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
-use crate::review::audit::{Group, Inputs, Proposal, audit};
+use crate::review::audit::{Group, Inputs, InstructionFile, Proposal, audit};
+use crate::stack::Scope;
 
 /// Audit auto memory, team memory and the instruction files, and propose what to do with each.
 ///
@@ -21,12 +22,21 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
     let resolved = ctx.resolve(output)?;
     let project = ctx.project();
     let project_root = crate::paths::work_tree_root(&project).unwrap_or(project);
-    let stack = crate::cli::context::load(ctx, Vec::new())?;
+    // The instruction files, without the memory index: the audit reads the memories themselves.
+    let instructions: Vec<InstructionFile> = crate::cli::context::load(ctx, Vec::new())?
+        .files
+        .into_iter()
+        .filter(|f| f.scope != Scope::AutoMemory)
+        .map(|f| InstructionFile {
+            path: f.path,
+            content: f.content,
+        })
+        .collect();
     let inputs = Inputs {
         memory_dir: resolved.dir(),
         project_root: &project_root,
         personal_file: ctx.env.config_dir()?.join("CLAUDE.md"),
-        instructions: &stack.files,
+        instructions: &instructions,
     };
     let review = audit(&inputs)?;
     for problem in &review.unreadable {
@@ -72,13 +82,13 @@ fn report(proposals: &[Proposal], verbose: bool) -> String {
                 .map(|k| format!("{}: ", k.name()))
                 .unwrap_or_default();
             out.push_str(&format!("  {what} — {kind}{}\n", p.reason));
-            if let (Some(to), Some(name)) = (group.promote_to(), &p.memory) {
+            if let Some(command) = p.promote_command() {
                 let target = p
                     .target
                     .as_ref()
                     .map(|t| format!(" (into {})", t.display()))
                     .unwrap_or_default();
-                out.push_str(&format!("      memdir promote {name} --to {to}{target}\n"));
+                out.push_str(&format!("      {command}{target}\n"));
             }
         }
         out.push('\n');

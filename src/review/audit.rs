@@ -15,15 +15,34 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::Error;
 use crate::memory::catalog::{FileProblem, list_memories, read_index_lossy};
 use crate::memory::dates::relative_phrase;
 use crate::memory::index::{Index, MAX_LINE_UNITS};
 use crate::memory::statement::{Fingerprint, is_derivable};
-use crate::memory::store::INDEX_FILE;
+use crate::memory::store::{INDEX_FILE, StoreError};
 use crate::memory::taxonomy::MemoryType;
-use crate::review::verify::{Status, Subject, verify};
-use crate::stack::{Scope, StackFile};
+use crate::review::verify::{Status, Subject, VerifyError, verify};
+
+/// Why an audit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// A layer's memories or index could not be listed.
+    #[error(transparent)]
+    Memories(#[from] StoreError),
+    /// The memories and instruction files could not be checked against the project.
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+impl AuditError {
+    /// Whether the caller's input is at fault (exit 2), not the machine (exit 1).
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            AuditError::Memories(e) => e.is_invalid_input(),
+            AuditError::Verify(e) => e.is_invalid_input(),
+        }
+    }
+}
 
 /// The proposal groups, in the order the report shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -113,6 +132,25 @@ pub struct Proposal {
     pub reason: String,
 }
 
+impl Proposal {
+    /// The command that carries out a promotion proposal (`memdir promote NAME --to team`);
+    /// `None` for the other groups and for an instruction file.
+    pub fn promote_command(&self) -> Option<String> {
+        let to = self.group.promote_to()?;
+        let name = self.memory.as_ref()?;
+        Some(format!("memdir promote {name} --to {to}"))
+    }
+}
+
+/// An instruction file Claude Code loads for the project (a `CLAUDE.md`, an imported file, a
+/// rule), as the audit reads it. The memory index is not one: its memories are audited as such.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionFile {
+    pub path: PathBuf,
+    /// The text as the model sees it.
+    pub content: String,
+}
+
 /// What the audit reads.
 pub struct Inputs<'a> {
     pub memory_dir: &'a Path,
@@ -122,7 +160,7 @@ pub struct Inputs<'a> {
     /// `<config dir>/CLAUDE.md`: where personal instructions go.
     pub personal_file: PathBuf,
     /// The instruction files Claude Code loads for this project.
-    pub instructions: &'a [StackFile],
+    pub instructions: &'a [InstructionFile],
 }
 
 /// A memory as the audit sees it.
@@ -143,7 +181,7 @@ fn read_layer(
     dir: &Path,
     layer: Layer,
     unreadable: &mut Vec<FileProblem>,
-) -> Result<Vec<Entry>, Error> {
+) -> Result<Vec<Entry>, AuditError> {
     let listing = list_memories(dir)?;
     let index = Index::parse(&read_index_lossy(dir, &mut Vec::new())?);
     let lines: HashMap<String, String> = index
@@ -187,7 +225,7 @@ pub struct Review {
 }
 
 /// Audit every layer; one proposal per memory, plus one per problem in an instruction file.
-pub fn audit(inputs: &Inputs<'_>) -> Result<Review, Error> {
+pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
     let mut unreadable = Vec::new();
     let mut entries = read_layer(inputs.memory_dir, Layer::AutoMemory, &mut unreadable)?;
     let team_dir = inputs.memory_dir.join("team");
@@ -214,7 +252,6 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, Error> {
     let instruction_lines: Vec<(&Path, usize, Fingerprint)> = inputs
         .instructions
         .iter()
-        .filter(|f| f.scope != Scope::AutoMemory)
         .flat_map(|f| {
             f.content
                 .lines()
@@ -435,11 +472,7 @@ fn placement(entry: &Entry, inputs: &Inputs<'_>) -> Proposal {
 /// Secrets and stale paths in the instruction files themselves.
 fn instruction_problems(inputs: &Inputs<'_>, stale: &HashMap<&str, &[String]>) -> Vec<Proposal> {
     let mut out = Vec::new();
-    for file in inputs
-        .instructions
-        .iter()
-        .filter(|f| f.scope != Scope::AutoMemory)
-    {
+    for file in inputs.instructions {
         let problem = |kind: CleanUp, reason: String| Proposal {
             group: Group::CleanUp,
             kind: Some(kind),

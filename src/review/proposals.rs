@@ -35,12 +35,13 @@ pub enum ProposalError {
     Repo(#[from] RepoError),
 }
 
-impl From<ProposalError> for crate::Error {
-    fn from(e: ProposalError) -> Self {
-        match e {
-            ProposalError::Store(e) => crate::Error::Store(e),
-            ProposalError::Repo(e) => crate::Error::Repo(e),
-            other => crate::Error::Failed(other.to_string()),
+impl ProposalError {
+    /// Whether the caller's input is at fault (exit 2), not the machine (exit 1).
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            ProposalError::Io { .. } | ProposalError::Record { .. } => false,
+            ProposalError::Store(e) => e.is_invalid_input(),
+            ProposalError::Repo(e) => e.is_refusal(),
         }
     }
 }
@@ -386,6 +387,18 @@ pub struct Reconciliation {
     pub commit: Option<ObjectId>,
     pub merge: Option<ObjectId>,
     pub note: String,
+}
+
+impl Reconciliation {
+    /// The JSON object of `proposals --reconcile --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "memory": self.memory,
+            "commit": self.commit.map(|c| c.to_string()),
+            "merge": self.merge.map(|m| m.to_string()),
+            "note": self.note,
+        })
+    }
 }
 
 /// Retire the source memory of every merged, not yet reconciled promotion: one

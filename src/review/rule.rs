@@ -110,3 +110,29 @@ fn unbold_label(line: &str) -> String {
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_keep_the_instruction_and_its_reason() {
+        let rule = Rule::from_memory(
+            "Lint first",
+            "Run `npm run lint` before every commit.\n\n**Why:** CI was red for a day.\n**How to apply:** lint changed files.\n",
+        );
+        assert_eq!(
+            rule.block("pre-commit-lint"),
+            "## Lint first (from memdir memory pre-commit-lint)\n\nRun `npm run lint` before every commit.\n\nHow to apply: lint changed files.\n\nWhy: CI was red for a day.\n"
+        );
+        assert!(rule.is_in(
+            "x\nRun `npm run lint`\nbefore every commit.\n\nHow to apply:   lint changed files.\n"
+        ));
+        assert!(!rule.is_in("Run `npm run lint` before every commit."));
+        let plain = Rule::from_memory("T", "Use tabs.");
+        assert_eq!(
+            plain.block("t"),
+            "## T (from memdir memory t)\n\nUse tabs.\n"
+        );
+    }
+}
