@@ -9,7 +9,7 @@ use crate::memory::store::INDEX_FILE;
 /// Print the index as the model sees it: truncated, with Claude Code's warning.
 #[derive(Debug, clap::Args)]
 pub struct IndexArgs {
-    /// Print JSON: {file, text, lines, characters, truncated, invisible}.
+    /// Print JSON: {path, text, lines, characters, truncated, invisible}.
     #[arg(long)]
     pub json: bool,
 }
@@ -30,7 +30,7 @@ pub fn run(ctx: &Ctx, args: &IndexArgs, output: &mut Output<'_>) -> Result<(), E
             .map(|e| e.file_name().to_string())
             .collect();
         return output.json(&serde_json::json!({
-            "file": file,
+            "path": file,
             "text": loaded,
             "lines": size.lines,
             "characters": size.units,

@@ -13,7 +13,7 @@ use crate::stack::Scope;
 /// ambiguous, no action. Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// Print JSON: {proposals: [{group, kind, layer, memory | file, target, reason}]}.
+    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason}]}.
     #[arg(long)]
     pub json: bool,
 }
@@ -72,7 +72,7 @@ fn report(proposals: &[Proposal], verbose: bool) -> String {
             continue;
         }
         for p in members {
-            let what = match (&p.memory, &p.file) {
+            let what = match (&p.memory, &p.path) {
                 (Some(name), _) => name.clone(),
                 (None, Some(file)) => file.display().to_string(),
                 (None, None) => String::from("?"),

@@ -123,9 +123,9 @@ pub struct Proposal {
     /// The memory's name (memory layers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory: Option<String>,
-    /// The instruction file (instruction layer).
+    /// The instruction file's absolute path (instruction layer).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<PathBuf>,
+    pub path: Option<PathBuf>,
     /// Where a promotion would go.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<PathBuf>,
@@ -267,7 +267,7 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
             kind: Some(kind),
             layer: entry.layer,
             memory: Some(entry.name.clone()),
-            file: None,
+            path: None,
             target: None,
             reason,
         };
@@ -394,7 +394,7 @@ fn placement(entry: &Entry, inputs: &Inputs<'_>) -> Proposal {
         kind: None,
         layer: entry.layer,
         memory: Some(entry.name.clone()),
-        file: None,
+        path: None,
         target,
         reason: reason.to_string(),
     };
@@ -478,7 +478,7 @@ fn instruction_problems(inputs: &Inputs<'_>, stale: &HashMap<&str, &[String]>) -
             kind: Some(kind),
             layer: Layer::Instructions,
             memory: None,
-            file: Some(file.path.clone()),
+            path: Some(file.path.clone()),
             target: None,
             reason,
         };

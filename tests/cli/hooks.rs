@@ -76,7 +76,7 @@ fn the_user_file_follows_claude_config_dir() {
     env.set_var("CLAUDE_CONFIG_DIR", config.to_str().expect("utf-8"));
     let json = env.ok(&["hooks", "install", "--claude", "--json"]).json();
     let file = config.join("settings.json");
-    assert_eq!(json["file"], file.display().to_string());
+    assert_eq!(json["path"], file.display().to_string());
     assert_eq!(read_json(&file), memdir_entries("memdir"));
     assert!(!user_settings(&env).exists());
 }
@@ -246,7 +246,7 @@ fn project_local_scope_writes_the_projects_local_settings() {
         ])
         .json();
     let file = env.project.join(".claude/settings.local.json");
-    assert_eq!(json["file"], file.display().to_string());
+    assert_eq!(json["path"], file.display().to_string());
     assert_eq!(read_json(&file), memdir_entries("memdir"));
     assert!(!user_settings(&env).exists());
     assert!(!env.project.join(".claude/settings.json").exists());

@@ -822,7 +822,7 @@ fn the_hook_follows_core_hooks_path_and_never_fails_a_merge() {
         .ok(&["hooks", "install", "--claude", "--git", "--json"])
         .json();
     let hook = project.join(".githooks/post-merge");
-    assert_eq!(run["git"]["file"], hook.display().to_string());
+    assert_eq!(run["git"]["path"], hook.display().to_string());
     assert_eq!(run["git"]["action"], "created");
     assert!(
         run["added"].as_array().is_some_and(|a| !a.is_empty()),

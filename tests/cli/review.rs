@@ -121,7 +121,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
                 .trim_start_matches("project/")
                 .trim_start_matches("user/");
             let found = proposals.iter().any(|p| {
-                p["file"].as_str().is_some_and(|f| f.ends_with(suffix))
+                p["path"].as_str().is_some_and(|f| f.ends_with(suffix))
                     && label(p["group"].as_str().unwrap_or("?"), p["kind"].as_str()) == want_label
             });
             if found {

@@ -35,7 +35,7 @@ pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(),
         }
         json.insert(
             "git".into(),
-            serde_json::json!({"file": file.display().to_string(), "action": action.as_str()}),
+            serde_json::json!({"path": file.display().to_string(), "action": action.as_str()}),
         );
     }
     if args.json {
@@ -79,7 +79,7 @@ fn claude(
             .iter()
             .map(|r| serde_json::json!({"event": r.event, "from": r.from, "to": r.to}))
             .collect();
-        json.insert("file".into(), file.display().to_string().into());
+        json.insert("path".into(), file.display().to_string().into());
         json.insert("added".into(), added.into());
         json.insert("replaced".into(), replaced.into());
         json.insert("unchanged".into(), merge.is_unchanged().into());

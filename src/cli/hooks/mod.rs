@@ -45,9 +45,9 @@ pub struct InstallArgs {
     pub scope: Scope,
     #[command(flatten)]
     pub program: ProgramArg,
-    /// Print JSON: with --claude {file, added: [{event, matcher?, command}], replaced: [{event,
-    /// from, to}], unchanged}; with --git, a "git" key {file, action: created|appended|updated|
-    /// unchanged}.
+    /// Print JSON: with --claude {path, added: [{event, matcher?, command}], replaced: [{event,
+    /// from, to}], unchanged}; with --git, a "git" key {path, action: created|appended|updated|
+    /// made executable|unchanged}.
     #[arg(long)]
     pub json: bool,
 }
