@@ -15,6 +15,8 @@ pub enum Error {
     #[error(transparent)]
     Hooks(#[from] crate::hooks::HooksError),
     #[error(transparent)]
+    Session(#[from] crate::stack::session::SessionError),
+    #[error(transparent)]
     Path(#[from] PathError),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -62,8 +64,10 @@ impl Error {
             Error::Hooks(_) => EXIT_FAILURE,
             Error::Usage(_) => EXIT_USAGE,
             Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
-            Error::Path(PathError::Io { .. }) => EXIT_FAILURE,
-            Error::Path(_) => EXIT_USAGE,
+            Error::Path(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Path(_) => EXIT_FAILURE,
+            Error::Session(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Session(_) => EXIT_FAILURE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Repo(e) if e.is_refusal() => EXIT_USAGE,
             Error::Verify(e) if e.is_invalid_input() => EXIT_USAGE,

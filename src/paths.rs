@@ -44,6 +44,13 @@ pub enum PathError {
     },
 }
 
+impl PathError {
+    /// Whether the location was refused (exit 2), not the machine failing (exit 1).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, PathError::Io { .. })
+    }
+}
+
 /// Claude Code's project-folder naming: every UTF-16 code unit that is not ASCII alphanumeric
 /// becomes `-`, without collapsing; past 200 units, the first 200, `-`, and the base-36 of the
 /// absolute Java `hashCode` of the original text.

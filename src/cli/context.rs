@@ -52,12 +52,12 @@ pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(),
 
 /// The stack for the command's project, with the conditional rules for the `touched` files.
 pub fn load(ctx: &Ctx, touched: Vec<PathBuf>) -> Result<Stack, Error> {
-    crate::stack::session::load(
+    Ok(crate::stack::session::load(
         &ctx.env,
         &ctx.project(),
         ctx.global.memory_dir.as_deref(),
         touched,
-    )
+    )?)
 }
 
 /// The `--touch` files, absolute.

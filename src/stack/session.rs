@@ -5,13 +5,36 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::Error;
-use crate::env::Environment;
+use crate::env::{EnvError, Environment};
 use crate::memory::store::INDEX_FILE;
-use crate::paths::{LocationRule, Resolution, resolve_memory_dir_with};
+use crate::paths::{LocationRule, PathError, Resolution, resolve_memory_dir_with};
 use crate::settings::{AutoMemory, Settings, SettingsLayer, auto_memory};
 use crate::stack::loader::{MemoryIndex, StackInputs, load_stack};
 use crate::stack::{Stack, Warning};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("project dir {}: {source}", .dir.display())]
+    Project {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    #[error(transparent)]
+    Path(#[from] PathError),
+}
+
+impl SessionError {
+    /// Whether the request was refused (exit 2), not the machine failing (exit 1).
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            SessionError::Project { .. } => false,
+            SessionError::Env(_) => true,
+            SessionError::Path(e) => e.is_refusal(),
+        }
+    }
+}
 
 /// Resolve the inputs (cwd, config, memory) and load the stack, with the conditional rules for
 /// the `touched` files.
@@ -20,11 +43,13 @@ pub fn load(
     project: &Path,
     memory_dir_flag: Option<&Path>,
     touched: Vec<PathBuf>,
-) -> Result<Stack, Error> {
-    let cwd = project.canonicalize().map_err(|source| Error::Io {
-        context: format!("project dir {}", project.display()),
-        source,
-    })?;
+) -> Result<Stack, SessionError> {
+    let cwd = project
+        .canonicalize()
+        .map_err(|source| SessionError::Project {
+            dir: project.to_path_buf(),
+            source,
+        })?;
     // Where Claude Code looks, which is not always where memdir writes (see Resolution).
     let settings = Settings::load(env, project)?;
     let location = resolve_memory_dir_with(
