@@ -81,6 +81,20 @@ fn git_command(dir: &Path, args: &[&str]) -> std::process::Command {
     command
 }
 
+/// `memdir extract --transcript T --extractor agent --agent-cmd CMD --json`.
+pub fn agent_extract_args<'a>(transcript: &'a Path, cmd: &'a str) -> Vec<&'a str> {
+    vec![
+        "extract",
+        "--transcript",
+        transcript.to_str().expect("a UTF-8 path"),
+        "--extractor",
+        "agent",
+        "--agent-cmd",
+        cmd,
+        "--json",
+    ]
+}
+
 /// Run `git` with a hermetic configuration, whatever its exit status.
 pub fn git_output(dir: &Path, args: &[&str]) -> Output {
     git_command(dir, args).output().expect("git runs")

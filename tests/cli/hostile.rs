@@ -59,6 +59,17 @@ fn victim_repo(root: &Path) -> PathBuf {
     victim
 }
 
+/// The two memories several tests start from.
+fn save_role_and_lint(env: &TestEnv) {
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save(
+        "feedback",
+        "lint",
+        "Run the linter",
+        "Run `make lint` first.",
+    );
+}
+
 // ---- 2. The memory dir's repository is its own `.git` folder, nothing else. ----
 
 #[test]
@@ -342,13 +353,7 @@ fn a_secret_in_a_title_is_caught_everywhere_it_would_be_written() {
 #[test]
 fn a_fifo_named_like_a_memory_hangs_nothing() {
     let env = hostile_env();
-    env.save("user", "role", "Backend engineer", "Backend.");
-    env.save(
-        "feedback",
-        "lint",
-        "Run the linter",
-        "Run `make lint` first.",
-    );
+    save_role_and_lint(&env);
     let dir = env.memory_dir();
     mkfifo(&dir.join("trap.md"));
     let transcript = env.root.join("t.jsonl");
@@ -502,13 +507,7 @@ fn a_broken_settings_file_is_skipped_with_a_warning() {
 #[test]
 fn one_bad_topic_file_is_reported_and_the_rest_still_work() {
     let env = hostile_env();
-    env.save("user", "role", "Backend engineer", "Backend.");
-    env.save(
-        "feedback",
-        "lint",
-        "Run the linter",
-        "Run `make lint` first.",
-    );
+    save_role_and_lint(&env);
     let dir = env.memory_dir();
     std::fs::write(
         dir.join("broken.md"),
@@ -586,17 +585,7 @@ fn an_index_that_is_not_utf8_is_diagnosed_and_repaired() {
         "the original bytes are not in history"
     );
     assert_git_clean(&dir);
-    env.ok(&[
-        "save",
-        "--type",
-        "user",
-        "--name",
-        "x",
-        "--description",
-        "d",
-        "--body",
-        "b",
-    ]);
+    env.save("user", "x", "d", "b");
 }
 
 // ---- 14. promote never throws away someone else's commit. ----
@@ -745,16 +734,7 @@ fn an_agents_save_with_a_secret_in_its_title_is_refused() {
         {"action": "done"}
     ]});
     let agent = format!("cat >/dev/null; echo '{actions}'");
-    let run = env.ok(&[
-        "extract",
-        "--transcript",
-        transcript.to_str().expect("utf-8"),
-        "--extractor",
-        "agent",
-        "--agent-cmd",
-        &agent,
-        "--json",
-    ]);
+    let run = env.ok(&crate::common::agent_extract_args(&transcript, &agent));
     let report = run.json();
     assert_eq!(report["outcomes"][0]["outcome"], "refused", "{report}");
     assert!(
