@@ -8,7 +8,6 @@
 pub mod atomic;
 pub mod cli;
 pub mod env;
-pub mod error;
 pub mod extract;
 pub mod fault;
 pub mod glob;
@@ -29,4 +28,4 @@ pub mod stack;
 pub mod team;
 pub mod walk;
 
-pub use error::Error;
+pub use cli::error::Error;

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
+use memdir::cli::error::{EXIT_FAILURE, EXIT_OK};
 use memdir::cli::{Cli, Output, hook_mode, run};
 use memdir::env::Environment;
-use memdir::error::{EXIT_FAILURE, EXIT_OK};
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -39,6 +39,7 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
+    let wants_json = cli.wants_json();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = stdout.lock();
@@ -61,7 +62,14 @@ fn main() -> ExitCode {
         },
         Err(e) if e.is_broken_pipe() => ExitCode::from(EXIT_OK),
         Err(e) => {
-            let _ = writeln!(err, "error: {e}");
+            if wants_json {
+                let _ = writeln!(err, "{}", e.to_json());
+            } else {
+                let _ = writeln!(err, "error: {e}");
+                for hint in e.hints() {
+                    let _ = writeln!(err, "hint: {hint}");
+                }
+            }
             ExitCode::from(e.exit_code())
         }
     }

@@ -15,6 +15,7 @@ use crate::settings::{AutoMemory, Settings, auto_memory};
 pub mod context;
 pub mod diff;
 pub mod doctor;
+pub mod error;
 pub mod extract;
 pub mod hook_mode;
 pub mod hooks;
@@ -103,6 +104,37 @@ pub enum Command {
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
     Team(team::TeamArgs),
+}
+
+impl Cli {
+    /// Whether the command was asked for JSON: then an error is printed as JSON too.
+    pub fn wants_json(&self) -> bool {
+        match &self.command {
+            Command::Context(a) => a.json,
+            Command::Path(a) => a.json,
+            Command::List(a) => a.json,
+            Command::Show(a) => a.json,
+            Command::Index(a) => a.json,
+            Command::Snapshot(a) => a.json,
+            Command::Log(a) => a.json,
+            Command::Diff(a) => a.json,
+            Command::Doctor(a) => a.json,
+            Command::Extract(a) => a.json,
+            Command::Verify(a) => a.json,
+            Command::Review(a) => a.json,
+            Command::Promote(a) => a.json,
+            Command::Proposals(a) => a.json,
+            Command::Hooks(a) => a.wants_json(),
+            Command::Team(a) => a.wants_json(),
+            Command::Init(_)
+            | Command::Save(_)
+            | Command::Rm(_)
+            | Command::Rollback(_)
+            | Command::Undo(_)
+            | Command::Restore(_)
+            | Command::MergeIndex(_) => false,
+        }
+    }
 }
 
 /// Where output goes: the library never prints to the process's streams itself.

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::Error;
-use crate::error::EXIT_USAGE;
+use crate::cli::error::EXIT_USAGE;
 use crate::extract::state::{Attempts, Cursor, Request, state_dir};
 use crate::extract::{Extractor, Job, Report, Trigger, run};
 

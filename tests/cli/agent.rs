@@ -396,9 +396,9 @@ fn an_agent_past_its_time_limit_is_killed_with_its_children_and_the_cursor_stays
     );
     let run = extract(&env, &transcript, &cmd, "1");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    let first = run.stderr.lines().next().unwrap_or("");
+    let first = run.error_message();
     assert!(
-        first.starts_with("error:") && first.contains("turn 1") && first.contains("time limit"),
+        first.contains("turn 1") && first.contains("time limit"),
         "{}",
         run.stderr
     );
@@ -463,10 +463,9 @@ fn an_agent_that_fails_or_does_not_answer_json_is_a_run_error() {
     for (cmd, needle) in cases {
         let run = extract(&env, &transcript, cmd, "30");
         assert_eq!(run.code, 1, "{cmd}: {}{}", run.stdout, run.stderr);
-        let first = run.stderr.lines().next().unwrap_or("");
+        let first = run.error_message();
         assert!(
-            first.starts_with("error: the agent command failed on turn 1:")
-                && first.contains(needle),
+            first.starts_with("the agent command failed on turn 1:") && first.contains(needle),
             "{cmd}: want {needle:?} in {}",
             run.stderr
         );
@@ -590,8 +589,8 @@ fn the_claude_wrapper_fails_the_run_when_claude_fails_so_the_range_is_retried() 
     let run = extract(&env, &transcript, &cmd, "60");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stderr
-            .starts_with("error: the agent command failed on turn 1"),
+        run.error_message()
+            .starts_with("the agent command failed on turn 1"),
         "{}",
         run.stderr
     );

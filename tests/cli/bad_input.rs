@@ -16,7 +16,7 @@ fn refuses(env: &TestEnv, args: &[&str], needle: &str) {
         run.stderr
     );
     assert_eq!(
-        run.stderr.lines().count(),
+        run.error_lines().len(),
         1,
         "memdir {args:?}: {}",
         run.stderr

@@ -39,6 +39,26 @@ impl Run {
         }
     }
 
+    /// stderr's lines but the `hint:` lines that follow an error.
+    pub fn error_lines(&self) -> Vec<&str> {
+        self.stderr
+            .lines()
+            .filter(|l| !l.starts_with("hint: "))
+            .collect()
+    }
+
+    /// The error's message, printed plain (`error: …`) or, for a `--json` command, as JSON.
+    pub fn error_message(&self) -> String {
+        let first = self.stderr.lines().next().unwrap_or_default();
+        match serde_json::from_str::<serde_json::Value>(first) {
+            Ok(json) => json["error"]["message"]
+                .as_str()
+                .unwrap_or_else(|| panic!("a JSON error without a message: {first}"))
+                .to_string(),
+            Err(_) => first.trim_start_matches("error: ").to_string(),
+        }
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))

@@ -286,7 +286,7 @@ fn malformed_settings_are_left_byte_for_byte() {
             "the error does not name the file: {}",
             run.stderr
         );
-        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
         assert_eq!(std::fs::read_to_string(&file).expect("read"), bad);
         let leftovers: Vec<_> = std::fs::read_dir(file.parent().expect("parent"))
             .expect("ls")

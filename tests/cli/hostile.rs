@@ -37,7 +37,7 @@ fn head(dir: &Path) -> String {
 
 fn one_error_line(run: &Run, needle: &str) {
     assert!(
-        run.stderr.starts_with("error: ") && run.stderr.lines().count() == 1,
+        run.stderr.starts_with("error: ") && run.error_lines().len() == 1,
         "want one error line, got {:?}",
         run.stderr
     );

@@ -181,7 +181,7 @@ fn assert_each_hostile_tree_refused(remote: &Path, me: &Mate) {
         let run = me.env.run(&["team", "sync"]);
         let what = &entry.shown;
         assert_eq!(run.code, 2, "{what}: {}{}", run.stdout, run.stderr);
-        assert_eq!(run.stderr.lines().count(), 1, "{what}: {}", run.stderr);
+        assert_eq!(run.error_lines().len(), 1, "{what}: {}", run.stderr);
         assert!(run.stderr.starts_with("error: "), "{what}: {}", run.stderr);
         assert!(
             run.stderr.contains(what.as_str()) && run.stderr.contains(&commit[..12]),
@@ -249,7 +249,7 @@ fn a_folder_pushed_by_hand_is_refused_until_removed_and_never_wedges_sync() {
     me.save("oncall-channel", "Pages go to #payments-oncall.");
     let head_before = tip(&me.team);
     let run = me.env.fails(&["team", "sync"], 2, "\"docs\" (a folder)");
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert!(run.stderr.contains(&bad[..12]), "{}", run.stderr);
     assert!(run.stderr.contains("remove it"), "{}", run.stderr);
     assert_eq!(tip(&me.team), head_before);
@@ -284,7 +284,7 @@ fn joining_a_remote_whose_tree_is_not_memory_files_is_refused() {
     let memory_dir = newcomer.memory_dir();
     let url = remote.to_str().expect("utf-8");
     let run = newcomer.fails(&["team", "init", "--remote", url], 2, "\"docs\" (a folder)");
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert!(
         run.stderr.contains("memdir team init again"),
         "{}",
@@ -298,7 +298,7 @@ fn joining_a_remote_whose_tree_is_not_memory_files_is_refused() {
         &hostile("../escaped.md", "100644", Content::Blob(b"x\n".to_vec())),
     );
     let run = newcomer.fails(&["team", "init", "--remote", url], 2, "git refuses");
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert!(!memory_dir.join("team").exists());
     assert!(!memory_dir.join("escaped.md").exists());
     // Once the remote is sound, joining works.
@@ -318,7 +318,7 @@ fn my_own_tree_is_held_to_the_same_rules_before_a_push() {
     git(&me.team, &["commit", "-q", "-m", "readme by hand"]);
     let run = me.env.fails(&["team", "sync"], 2, "\"README.md\"");
     assert!(run.stderr.contains("not a memory file"), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert!(run.stderr.contains("nothing was pushed"), "{}", run.stderr);
     assert_eq!(tip(&remote), before);
     // Removed, it no longer stands in the way; the teammates never see it.
@@ -576,7 +576,7 @@ fn a_remote_that_never_answers_is_given_up_on() {
     });
     let run = run.expect("sync ended");
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert!(run.stderr.contains("2 s"), "{}", run.stderr);
     let recorded = std::fs::read_to_string(&pids).expect("pids");
     for pid in recorded.split_whitespace() {

@@ -199,7 +199,7 @@ fn writes_refuse_with_exit_3_when_auto_memory_is_off() {
         ] {
             let run = env.run(&args);
             assert_eq!(run.code, 3, "{args:?}: {}", run.stderr);
-            assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+            assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
             assert!(run.stderr.contains(switch), "{switch}: {}", run.stderr);
             assert!(run.stderr.contains("team memory too"), "{}", run.stderr);
         }

@@ -453,7 +453,7 @@ fn secrets_and_relative_dates_are_refused_and_nothing_is_written() {
     ] {
         for to in ["project", "personal", "team"] {
             let run = env.fails(&["promote", name, "--to", to], 2, needle);
-            assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+            assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
             assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
             assert_eq!(run.stdout, "");
         }

@@ -254,7 +254,14 @@ fn rm_removes_file_and_line_in_one_commit() {
     assert_git_clean(&dir);
     let again = env.run(&["rm", "role"]);
     assert_eq!(again.code, 2);
-    assert_eq!(again.stderr, "error: no memory named \"role\"\n");
+    assert_eq!(again.error_lines(), ["error: no memory named \"role\""]);
+    assert!(
+        again
+            .stderr
+            .contains("hint: `memdir list` shows the memories"),
+        "{}",
+        again.stderr
+    );
 }
 
 #[test]

@@ -99,3 +99,20 @@ fn context_explained() {
     .expect("rule");
     insta::assert_snapshot!(env.normalised(&env.ok(&["context", "--explain"]).stdout));
 }
+
+#[test]
+fn an_error_with_its_hint_plain_and_as_json() {
+    let env = store();
+    let plain = env.run(&["show", "nope"]);
+    assert_eq!(plain.code, 2);
+    let json = env.run(&["show", "nope", "--json"]);
+    assert_eq!(json.code, 2);
+    assert_eq!(
+        json.stdout, "",
+        "a JSON error goes to stderr, never mixed into the result"
+    );
+    let parsed: serde_json::Value =
+        serde_json::from_str(json.stderr.trim()).expect("one JSON line");
+    assert_eq!(parsed["error"]["exit_code"], 2);
+    insta::assert_snapshot!(format!("{}{}", plain.stderr, json.stderr));
+}

@@ -176,7 +176,7 @@ fn an_unreachable_remote_is_a_clear_failure_and_nothing_is_lost() {
     let run = a
         .env
         .fails(&["team", "sync"], 1, "cannot fetch from the team remote");
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     // The pending save was committed locally before the fetch failed.
     assert!(a.files().contains_key("kept.md"));
     assert_eq!(git(&a.team, &["status", "--porcelain"]), "");

@@ -85,6 +85,15 @@ pub fn run(ctx: &Ctx, args: &HooksArgs, output: &mut Output<'_>) -> Result<(), E
     }
 }
 
+impl HooksArgs {
+    pub(crate) fn wants_json(&self) -> bool {
+        match &self.action {
+            HooksAction::Install(args) => args.json,
+            HooksAction::Show(args) => args.json,
+        }
+    }
+}
+
 impl ProgramArg {
     /// The program the hooks run, as written into them.
     fn resolve(&self, ctx: &Ctx) -> Result<String, Error> {

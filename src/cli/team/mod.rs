@@ -53,6 +53,15 @@ pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Er
     }
 }
 
+impl TeamArgs {
+    pub(crate) fn wants_json(&self) -> bool {
+        match &self.command {
+            TeamCommand::Init { .. } => false,
+            TeamCommand::Status { json } | TeamCommand::Sync { json } => *json,
+        }
+    }
+}
+
 /// Team commands other than `init` need the clone.
 fn require(dir: &Path) -> Result<(), Error> {
     if is_team_repo(dir) {

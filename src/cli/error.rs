@@ -1,4 +1,7 @@
-//! The library's error, one variant per module's error, and the exit codes of DESIGN §11.
+//! The error a command ends with (after jj's `CommandError`): one variant per module's own error,
+//! which keeps its source chain, the exit code of DESIGN §11, and a hint where one helps. `main`
+//! prints it as `error: …` and `hint: …` lines, or as one JSON object when the command was asked
+//! for JSON.
 
 use crate::memory::store::StoreError;
 use crate::paths::PathError;
@@ -82,6 +85,44 @@ impl Error {
             | Error::Proposal(_)
             | Error::Io { .. } => EXIT_FAILURE,
         }
+    }
+
+    /// What to do next, where one thing helps; printed as `hint:` lines.
+    pub fn hints(&self) -> Vec<String> {
+        use crate::memory::store::StoreError;
+        use crate::repo::RepoError;
+        let hint = match self {
+            Error::Disabled(_) => {
+                "`memdir path --explain` shows every switch; auto memory is on again once this one is unset"
+            }
+            Error::Store(StoreError::NotFound(_)) => {
+                "`memdir list` shows the memories; `memdir restore NAME` brings back a deleted one"
+            }
+            Error::Store(StoreError::Topic { .. } | StoreError::NotUtf8(_))
+            | Error::Inconsistent(_) => {
+                "`memdir doctor --fix` repairs what is safe and says what is left"
+            }
+            Error::Repo(RepoError::UnknownRevision(_)) => {
+                "`memdir log` lists the commits; a revision is HEAD~N, an id or a prefix of one"
+            }
+            Error::Path(_) | Error::Env(_) => {
+                "`memdir path --explain` shows which rule chose the memory dir, and why"
+            }
+            _ => return Vec::new(),
+        };
+        vec![hint.to_string()]
+    }
+
+    /// The error as one JSON object: `{"error": {"message", "exit_code", "hints"}}`; the message
+    /// holds the whole chain of causes, as the plain line does.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "error": {
+                "message": self.to_string(),
+                "exit_code": self.exit_code(),
+                "hints": self.hints(),
+            }
+        })
     }
 
     /// Writing to a closed pipe (`memdir log | head`) is not a failure.
