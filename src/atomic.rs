@@ -7,8 +7,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::Error;
-
 /// The suffix of every temp file memdir writes beside the file it replaces.
 pub const TEMP_SUFFIX: &str = ".memdir-tmp";
 
@@ -53,19 +51,30 @@ pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// [`replace`], its failure as memdir's error naming the file.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    replace(path, bytes).map_err(|source| Error::Io {
-        context: format!("writing {}", path.display()),
+/// A file that could not be written or removed, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{verb} {}: {source}", .path.display())]
+pub struct FileError {
+    verb: &'static str,
+    path: PathBuf,
+    source: std::io::Error,
+}
+
+/// [`replace`], its failure naming the file.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    replace(path, bytes).map_err(|source| FileError {
+        verb: "writing",
+        path: path.to_path_buf(),
         source,
     })
 }
 
 /// Remove a file; one already gone is fine.
-pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
+pub fn remove_if_exists(path: &Path) -> Result<(), FileError> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
-            context: format!("removing {}", path.display()),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(FileError {
+            verb: "removing",
+            path: path.to_path_buf(),
             source: e,
         }),
         _ => Ok(()),

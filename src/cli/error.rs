@@ -20,6 +20,10 @@ pub enum Error {
     #[error(transparent)]
     Session(#[from] crate::stack::session::SessionError),
     #[error(transparent)]
+    Team(#[from] crate::team::TeamError),
+    #[error(transparent)]
+    File(#[from] crate::atomic::FileError),
+    #[error(transparent)]
     Path(#[from] PathError),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -71,6 +75,8 @@ impl Error {
             Error::Path(_) => EXIT_FAILURE,
             Error::Session(e) if e.is_refusal() => EXIT_USAGE,
             Error::Session(_) => EXIT_FAILURE,
+            Error::Team(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Team(_) | Error::File(_) => EXIT_FAILURE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Repo(e) if e.is_refusal() => EXIT_USAGE,
             Error::Verify(e) if e.is_invalid_input() => EXIT_USAGE,

@@ -83,7 +83,7 @@ impl Cursor {
             context: "encoding the cursor".into(),
             source: std::io::Error::other(e),
         })?;
-        crate::atomic::write(&cursor_path(git_dir, session), &json)
+        Ok(crate::atomic::write(&cursor_path(git_dir, session), &json)?)
     }
 }
 
@@ -117,10 +117,10 @@ impl Request {
             context: "encoding the request".into(),
             source: std::io::Error::other(e),
         })?;
-        crate::atomic::write(
+        Ok(crate::atomic::write(
             &requests_dir(git_dir).join(session_file(&self.session)),
             &json,
-        )
+        )?)
     }
 
     /// Every stashed request, oldest file name first; unreadable ones are dropped.
@@ -201,7 +201,9 @@ impl Attempts {
 
     /// The run finished (well or not): nothing to count any more.
     pub fn end(git_dir: &Path, session: &str) -> Result<(), Error> {
-        crate::atomic::remove_if_exists(&attempts_path(git_dir, session))
+        Ok(crate::atomic::remove_if_exists(&attempts_path(
+            git_dir, session,
+        ))?)
     }
 }
 

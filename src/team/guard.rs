@@ -17,10 +17,10 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 
-use crate::Error;
 use crate::memory::store::INDEX_FILE;
 use crate::memory::taxonomy::validate_stored_name;
 use crate::repo::{MemoryRepo, RepoError, TreeMap};
+use crate::team::TeamError;
 
 /// The largest topic file a team tree may hold: the largest memdir reads anywhere, so that every
 /// memory `save --team` writes can be shared (memdir's own are a few KB).
@@ -177,21 +177,21 @@ impl BadTree {
 
     /// The refusal of a tree that came from the remote (exit 2: the remote's content is input,
     /// and nothing was changed), and what to do before `then`.
-    pub fn refusal_from_remote(&self, then: &str) -> Error {
+    pub fn refusal_from_remote(&self, then: &str) -> TeamError {
         let fix = if self.in_history {
             "that commit must leave the remote's history (whoever owns the remote resets its branch to a commit before it)"
         } else {
             "remove it from the team remote (git rm, commit and push in any clone)"
         };
-        Error::Usage(format!(
+        TeamError::TreeRefused(format!(
             "the team remote's {}: team memory takes only memory files, so nothing was merged or written; {fix}, then {then}",
             self.what()
         ))
     }
 
     /// The refusal to push a tree of this machine's own.
-    pub fn refusal_to_push(&self, dir: &Path) -> Error {
-        Error::Usage(format!(
+    pub fn refusal_to_push(&self, dir: &Path) -> TeamError {
+        TeamError::TreeRefused(format!(
             "your team memory's {}: team memory takes only memory files, so nothing was pushed; remove it in {} (memdir rm --team, or git rm and commit), then run memdir team sync again",
             self.what(),
             dir.display()
@@ -311,7 +311,7 @@ pub fn pending_secrets(
     repo: &MemoryRepo,
     dir: &Path,
     head: &TreeMap,
-) -> Result<Vec<String>, Error> {
+) -> Result<Vec<String>, TeamError> {
     let mut found = Vec::new();
     for (name, text) in memory_files(dir)? {
         let id = repo.blob_id(text.as_bytes())?;
@@ -326,7 +326,7 @@ pub fn pending_secrets(
 }
 
 /// Every secret in the memory files of `dir`: `file:line: kind (masked excerpt)`.
-pub fn secret_findings(dir: &Path) -> Result<Vec<String>, Error> {
+pub fn secret_findings(dir: &Path) -> Result<Vec<String>, TeamError> {
     Ok(memory_files(dir)?
         .iter()
         .flat_map(|(name, text)| secrets_added(name, text, None))
@@ -334,11 +334,8 @@ pub fn secret_findings(dir: &Path) -> Result<Vec<String>, Error> {
 }
 
 /// The top-level `*.md` regular files of `dir` that are text, by name.
-fn memory_files(dir: &Path) -> Result<Vec<(String, String)>, Error> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-        context: format!("reading {}", dir.display()),
-        source,
-    })?;
+fn memory_files(dir: &Path) -> Result<Vec<(String, String)>, TeamError> {
+    let entries = std::fs::read_dir(dir).map_err(TeamError::io(dir))?;
     let mut files: Vec<(String, String)> = Vec::new();
     for entry in entries.filter_map(Result::ok) {
         let Ok(name) = entry.file_name().into_string() else {
@@ -349,7 +346,11 @@ fn memory_files(dir: &Path) -> Result<Vec<(String, String)>, Error> {
         if !name.ends_with(".md") || !is_file {
             continue;
         }
-        if let Ok(text) = std::fs::read_to_string(entry.path()) {
+        let read =
+            crate::memory::store::read_memory_file(dir, &name, crate::input::MAX_TOPIC_FILE_BYTES);
+        if let Ok(Some(bytes)) = read
+            && let Ok(text) = String::from_utf8(bytes)
+        {
             files.push((name, text));
         }
     }
@@ -358,14 +359,14 @@ fn memory_files(dir: &Path) -> Result<Vec<(String, String)>, Error> {
 }
 
 /// Refuse when `found` is not empty: the labels and the lines, no values.
-pub fn refuse_secrets(found: Vec<String>, nothing: &str) -> Result<(), Error> {
+pub fn refuse_secrets(found: Vec<String>, nothing: &'static str) -> Result<(), TeamError> {
     if found.is_empty() {
         return Ok(());
     }
-    Err(Error::Usage(format!(
-        "team memory holds a secret; {nothing}: {}",
-        found.join("; ")
-    )))
+    Err(TeamError::SecretRefused {
+        nothing,
+        found: found.join("; "),
+    })
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::Error;
 use crate::process::{Ended, output_within};
+use crate::team::TeamError;
 
 /// The remote every team repository uses.
 pub const REMOTE: &str = "origin";
@@ -40,6 +40,7 @@ fn git(dir: &Path) -> Command {
         .env_remove("GIT_INDEX_FILE")
         .env_remove("GIT_OBJECT_DIRECTORY")
         .env_remove("GIT_ALTERNATE_OBJECT_DIRECTORIES")
+        .env("LC_ALL", "C")
         .stdin(std::process::Stdio::null());
     // The user's own settings win; these only give up on a stalled connection sooner than the
     // overall time limit would.
@@ -58,23 +59,24 @@ fn git(dir: &Path) -> Command {
 }
 
 /// Run a `git` command to its end within the time limit; its output whatever its status.
-fn run_command(mut command: Command, args: &[&str], what: &str) -> Result<Output, Error> {
+fn run_command(
+    mut command: Command,
+    args: &[&str],
+    what: &'static str,
+) -> Result<Output, TeamError> {
     command.args(args);
     let limit = time_limit();
     match output_within(command, limit) {
         Ok(Ended::Exited(output)) => Ok(output),
-        Ok(Ended::TimedOut) => Err(Error::Failed(format!(
-            "git {what} did not finish within {} s (the team remote does not answer); it was stopped, and MEMDIR_GIT_TIMEOUT sets the limit in seconds",
-            limit.as_secs()
-        ))),
-        Err(source) => Err(Error::Io {
-            context: format!("running git to {what} (is git installed?)"),
-            source,
+        Ok(Ended::TimedOut) => Err(TeamError::TimedOut {
+            what,
+            secs: limit.as_secs(),
         }),
+        Err(source) => Err(TeamError::Git { what, source }),
     }
 }
 
-fn run(dir: &Path, args: &[&str], what: &str) -> Result<Output, Error> {
+fn run(dir: &Path, args: &[&str], what: &'static str) -> Result<Output, TeamError> {
     run_command(git(dir), args, what)
 }
 
@@ -92,11 +94,8 @@ fn reason(output: &Output) -> String {
         .to_string()
 }
 
-fn cannot_fetch(output: &Output) -> Error {
-    Error::Failed(format!(
-        "cannot fetch from the team remote: {}",
-        reason(output)
-    ))
+fn cannot_fetch(output: &Output) -> TeamError {
+    TeamError::Fetch(reason(output))
 }
 
 /// What a fetch or a clone brought.
@@ -125,7 +124,7 @@ fn refused(output: &Output) -> Option<Fetched> {
 /// Clone `url` into `dest` (which must not exist) without checking anything out: memdir checks
 /// the tree before it writes it. An empty remote gives an empty repository. Objects git's checks
 /// refuse are never stored (and `dest` is not made).
-pub fn clone(url: &str, dest: &Path) -> Result<Fetched, Error> {
+pub fn clone(url: &str, dest: &Path) -> Result<Fetched, TeamError> {
     let parent = dest.parent().unwrap_or(Path::new("."));
     let name = dest.as_os_str().to_string_lossy();
     let output = run(
@@ -152,14 +151,14 @@ pub fn clone(url: &str, dest: &Path) -> Result<Fetched, Error> {
     if let Some(refused) = refused(&output) {
         return Ok(refused);
     }
-    Err(Error::Failed(format!(
-        "cannot clone the team remote {url}: {}",
-        reason(&output)
-    )))
+    Err(TeamError::Clone {
+        url: url.to_string(),
+        reason: reason(&output),
+    })
 }
 
 /// Fetch the remote's branches, git checking every object received.
-pub fn fetch(dir: &Path) -> Result<Fetched, Error> {
+pub fn fetch(dir: &Path) -> Result<Fetched, TeamError> {
     let output = run(
         dir,
         &[
@@ -196,10 +195,10 @@ impl Drop for Quarantine {
 }
 
 impl Quarantine {
-    fn create(dir: &Path, branch: &str) -> Result<Quarantine, Error> {
+    fn create(dir: &Path, branch: &str) -> Result<Quarantine, TeamError> {
         let io = |what: &Path| {
-            let context = format!("preparing {}", what.display());
-            move |source| Error::Io { context, source }
+            let path = what.to_path_buf();
+            move |source| TeamError::Io { path, source }
         };
         let git_dir = std::path::absolute(dir.join(".git")).map_err(io(dir))?;
         let quarantine = Quarantine {
@@ -213,10 +212,7 @@ impl Quarantine {
         }
         let config = git_dir.join("config");
         let Some(config) = config.to_str().filter(|p| !p.contains(['\n', '"', '\\'])) else {
-            return Err(Error::Failed(format!(
-                "the team memory's path cannot be named in a git config file: {}",
-                git_dir.display()
-            )));
+            return Err(TeamError::UnnamablePath(git_dir));
         };
         for sub in ["objects/info", "refs/heads"] {
             let path = quarantine.dir.join(sub);
@@ -242,7 +238,7 @@ impl Quarantine {
 
     /// Fetch the remote's `branch` into a new quarantine without git's checks, to see what it
     /// holds; `None` when the remote has no such branch.
-    pub fn fetch(dir: &Path, branch: &str) -> Result<Option<Quarantine>, Error> {
+    pub fn fetch(dir: &Path, branch: &str) -> Result<Option<Quarantine>, TeamError> {
         let quarantine = Quarantine::create(dir, branch)?;
         let mut command = git(&quarantine.dir);
         command.env("GIT_DIR", &quarantine.dir);
@@ -287,7 +283,7 @@ const LOST_RACE: [&str; 8] = [
 ];
 
 /// Push `branch` to the remote's branch of the same name; never forced.
-pub fn push(dir: &Path, branch: &str) -> Result<Pushed, Error> {
+pub fn push(dir: &Path, branch: &str) -> Result<Pushed, TeamError> {
     let refspec = format!("refs/heads/{branch}:refs/heads/{branch}");
     let output = run(
         dir,
@@ -305,8 +301,5 @@ pub fn push(dir: &Path, branch: &str) -> Result<Pushed, Error> {
     if LOST_RACE.iter().any(|sign| all.contains(sign)) {
         return Ok(Pushed::Rejected);
     }
-    Err(Error::Failed(format!(
-        "the team remote refused the push: {}",
-        reason(&output)
-    )))
+    Err(TeamError::Push(reason(&output)))
 }

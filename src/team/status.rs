@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::Error;
 use crate::memory::taxonomy::is_topic_file_name;
 use crate::repo::MemoryRepo;
+use crate::team::TeamError;
 use crate::team::remote;
 
 /// The sync-state file is memdir's own, a few bytes long; one past this is not.
@@ -19,14 +19,14 @@ fn state_file(dir: &Path) -> PathBuf {
 }
 
 /// Remember that a sync of the team memory at `dir` just ended well.
-pub fn record_sync(dir: &Path) -> Result<(), Error> {
+pub fn record_sync(dir: &Path) -> Result<(), TeamError> {
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    crate::atomic::write(
+    Ok(crate::atomic::write(
         &state_file(dir),
         serde_json::json!({ "last_sync": now })
             .to_string()
             .as_bytes(),
-    )
+    )?)
 }
 
 /// `memdir team status`, as data.
@@ -42,7 +42,7 @@ pub struct Status {
 }
 
 /// Where the team memory at `dir` stands.
-pub fn status(dir: &Path) -> Result<Status, Error> {
+pub fn status(dir: &Path) -> Result<Status, TeamError> {
     let repo = MemoryRepo::open(dir)?;
     let branch = repo.head_branch()?.unwrap_or_default();
     let ours = repo.head_commit()?;

@@ -14,11 +14,11 @@ use std::time::Duration;
 
 use gix::ObjectId;
 
-use crate::Error;
 use crate::atomic::remove_if_exists;
 use crate::atomic::write as write_atomic;
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
+use crate::team::TeamError;
 use crate::team::guard::{self, BadTree};
 use crate::team::merge::merge_trees;
 use crate::team::remote::{self, Fetched, Pushed, Quarantine};
@@ -41,7 +41,7 @@ pub fn is_team_repo(dir: &Path) -> bool {
 }
 
 /// The git attributes and config that make a plain `git pull` merge `MEMORY.md` as memdir does.
-pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
+pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), TeamError> {
     let git_dir = dir.join(".git");
     let attributes = git_dir.join("info").join("attributes");
     let line = "MEMORY.md merge=memdir-index\n";
@@ -50,10 +50,7 @@ pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), Error> {
         write_atomic(&attributes, format!("{current}{line}").as_bytes())?;
     }
     let config = git_dir.join("config");
-    let current = std::fs::read_to_string(&config).map_err(|source| Error::Io {
-        context: format!("reading {}", config.display()),
-        source,
-    })?;
+    let current = std::fs::read_to_string(&config).map_err(TeamError::io(&config))?;
     if !current.contains("[merge \"memdir-index\"]") {
         let quoted = crate::shell::quote(&memdir.to_string_lossy());
         let section = format!(
@@ -92,7 +89,7 @@ pub struct Synced {
 }
 
 /// Sync the team memory at `dir` with its remote.
-pub fn sync(dir: &Path) -> Result<Synced, Error> {
+pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
     let mut synced = Synced::default();
     for attempt in 1..=MAX_ATTEMPTS {
         if attempt > 1 {
@@ -106,9 +103,7 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
             guard::pending_secrets(&store.repo, dir, &committed)?,
             "nothing was committed or pushed",
         )?;
-        let branch = store.repo.head_branch()?.ok_or_else(|| {
-            Error::Failed("team memory's HEAD is detached; check out a branch".into())
-        })?;
+        let branch = store.repo.head_branch()?.ok_or(TeamError::Detached)?;
         match remote::fetch(dir) {
             Ok(Fetched::Done) => {}
             Ok(Fetched::Refused(reason)) => {
@@ -178,9 +173,7 @@ pub fn sync(dir: &Path) -> Result<Synced, Error> {
             Pushed::Rejected => continue,
         }
     }
-    Err(Error::Failed(format!(
-        "the team remote kept moving: the push lost to others {MAX_ATTEMPTS} times; run memdir team sync again"
-    )))
+    Err(TeamError::KeptMoving(MAX_ATTEMPTS))
 }
 
 /// Wait a little before attempt `attempt` (2 and up): 20 ms, doubled each time up to 640 ms,
@@ -196,12 +189,10 @@ fn back_off(attempt: u32) {
 
 /// The refusal when git's own checks refused what the remote sent: which commit and entry, as
 /// a fetch into a quarantine (never into the clone) shows, else git's reason.
-fn refused_by_git(repo: &MemoryRepo, dir: &Path, branch: &str, reason: &str) -> Error {
+fn refused_by_git(repo: &MemoryRepo, dir: &Path, branch: &str, reason: &str) -> TeamError {
     match first_unsafe_tree(repo, dir, branch) {
         Ok(Some(bad)) => bad.refusal_from_remote("run memdir team sync again"),
-        _ => Error::Usage(format!(
-            "the team remote sent objects git refuses ({reason}), so nothing was fetched or written; the remote's branch must be reset to a sound commit by whoever owns it, then run memdir team sync again"
-        )),
+        _ => TeamError::FetchRefused(reason.to_string()),
     }
 }
 
@@ -211,7 +202,7 @@ fn first_unsafe_tree(
     repo: &MemoryRepo,
     dir: &Path,
     branch: &str,
-) -> Result<Option<BadTree>, Error> {
+) -> Result<Option<BadTree>, TeamError> {
     let Some(quarantine) = Quarantine::fetch(dir, branch)? else {
         return Ok(None);
     };
@@ -229,7 +220,7 @@ fn first_unsafe_tree(
 
 /// Write the work tree and `.git/index` of a team clone made without a checkout, once its tree
 /// passes [`guard::check_tree`]. A tree that does not is refused and the clone removed.
-pub fn check_out_clone(dir: &Path) -> Result<(), Error> {
+pub fn check_out_clone(dir: &Path) -> Result<(), TeamError> {
     let checked_out = (|| {
         let repo = MemoryRepo::open(dir)?;
         let Some(tip) = repo.head_commit()? else {
@@ -254,7 +245,7 @@ fn integrate(
     ours: Option<ObjectId>,
     theirs: Option<ObjectId>,
     conflicts: &mut Vec<KeptBoth>,
-) -> Result<(Option<ObjectId>, &'static str), Error> {
+) -> Result<(Option<ObjectId>, &'static str), TeamError> {
     let Some(theirs) = theirs else {
         return Ok((
             ours,
@@ -295,13 +286,23 @@ fn integrate(
 }
 
 /// The work tree as `commit`'s tree, coming from `old`.
-fn checkout(repo: &MemoryRepo, dir: &Path, old: &TreeMap, commit: ObjectId) -> Result<(), Error> {
+fn checkout(
+    repo: &MemoryRepo,
+    dir: &Path,
+    old: &TreeMap,
+    commit: ObjectId,
+) -> Result<(), TeamError> {
     let new = repo.commit_tree(commit)?;
     write_files(repo, dir, old, &new)
 }
 
 /// Write the files of `new` that differ from `old`, and remove those only `old` has.
-fn write_files(repo: &MemoryRepo, dir: &Path, old: &TreeMap, new: &TreeMap) -> Result<(), Error> {
+fn write_files(
+    repo: &MemoryRepo,
+    dir: &Path,
+    old: &TreeMap,
+    new: &TreeMap,
+) -> Result<(), TeamError> {
     let mut index_last = None;
     for (name, (_, id)) in new {
         if old.get(name).is_some_and(|(_, before)| before == id) {
