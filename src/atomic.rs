@@ -62,12 +62,17 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 }
 
 /// Remove a file; one already gone is fine.
-pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
+pub fn remove(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
-            context: format!("removing {}", path.display()),
-            source: e,
-        }),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
     }
+}
+
+/// [`remove`], its failure as memdir's error naming the file.
+pub fn remove_if_exists(path: &Path) -> Result<(), Error> {
+    remove(path).map_err(|source| Error::Io {
+        context: format!("removing {}", path.display()),
+        source,
+    })
 }

@@ -1,5 +1,6 @@
 //! The library's error, one variant per module's error, and the exit codes of DESIGN §11.
 
+use crate::extract::ExtractError;
 use crate::memory::store::StoreError;
 use crate::paths::PathError;
 use crate::repo::RepoError;
@@ -14,6 +15,8 @@ pub enum Error {
     Store(#[from] StoreError),
     #[error(transparent)]
     Repo(#[from] RepoError),
+    #[error(transparent)]
+    Extract(#[from] ExtractError),
     /// Auto memory is off; the text names the switch.
     #[error("auto memory is disabled by {0} (team memory too); nothing was changed")]
     Disabled(String),
@@ -50,7 +53,8 @@ impl Error {
             Error::Path(_) => EXIT_USAGE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Repo(e) if e.is_refusal() => EXIT_USAGE,
-            Error::Store(_) | Error::Repo(_) | Error::Io { .. } => EXIT_FAILURE,
+            Error::Extract(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Store(_) | Error::Repo(_) | Error::Extract(_) | Error::Io { .. } => EXIT_FAILURE,
         }
     }
 

@@ -125,9 +125,15 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
             // Another worker serves this memory dir; it will see our requests.
             return Ok(());
         };
-        return worker::serve(&git_dir, &memory_dir, &extractor, lock, &mut |served| {
-            worker::log(&git_dir, &worker::describe(served));
-        });
+        return Ok(worker::serve(
+            &git_dir,
+            &memory_dir,
+            &extractor,
+            lock,
+            &mut |served| {
+                worker::log(&git_dir, &worker::describe(served));
+            },
+        )?);
     }
     let (mut failures, mut retired) = (0, 0);
     let mut result = Ok(());

@@ -22,12 +22,12 @@ use chrono::SecondsFormat;
 use regex::{Regex, RegexBuilder};
 use serde_json::{Map, Value, json};
 
-use crate::Error;
+use crate::extract::error::{AgentFailure, BadResponse, ExtractError};
 use crate::extract::process_tree::ProcessTree;
 use crate::extract::transcript::Turn;
 use crate::extract::{Action, Draft, Job, Outcome, apply, index_text};
 use crate::memory::catalog::list_memories;
-use crate::memory::store::Store;
+use crate::memory::store::{Store, StoreError};
 use crate::memory::taxonomy::MemoryType;
 
 /// The protocol's name and version, sent in every request.
@@ -105,7 +105,7 @@ pub fn run(
     job: &Job,
     turns: &[Turn],
     index: &str,
-) -> Result<Vec<Outcome>, Error> {
+) -> Result<Vec<Outcome>, ExtractError> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from);
@@ -133,9 +133,15 @@ pub fn run(
             "memories": memory_summaries(&job.memory_dir)?,
             "results": results,
         });
-        let input = serde_json::to_vec(&request).map_err(|e| Error::Failed(e.to_string()))?;
-        let stdout = invoke(config, &job.memory_dir, turn, input)?;
-        let actions = parse_response(&stdout, turn)?;
+        let input = serde_json::to_vec(&request).map_err(|source| ExtractError::Encode {
+            what: "agent request",
+            source,
+        })?;
+        let failed = |failure| ExtractError::Agent { turn, failure };
+        let stdout = invoke(config, &job.memory_dir, input).map_err(failed)?;
+        let actions = parse_response(&stdout)
+            .map_err(AgentFailure::Response)
+            .map_err(failed)?;
         if actions.is_empty() {
             return Ok(outcomes);
         }
@@ -174,7 +180,7 @@ pub fn run(
 }
 
 /// `{name, type, description}` of every memory now in the dir that can be read.
-fn memory_summaries(dir: &Path) -> Result<Vec<Value>, Error> {
+fn memory_summaries(dir: &Path) -> Result<Vec<Value>, StoreError> {
     Ok(list_memories(dir)?
         .memories
         .into_iter()
@@ -253,11 +259,8 @@ fn keep_tail(text: &str, max: usize) -> (String, bool) {
 // ---------------------------------------------------------------------------------------------
 // Running the command
 
-/// Run the command once: `input` on its stdin, its stdout back. Every failure is one line that
-/// names the turn.
-fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result<Vec<u8>, Error> {
-    let fail =
-        |why: String| Error::Failed(format!("the agent command failed on turn {turn}: {why}"));
+/// Run the command once: `input` on its stdin, its stdout back.
+fn invoke(config: &AgentConfig, cwd: &Path, input: Vec<u8>) -> Result<Vec<u8>, AgentFailure> {
     let mut command = Command::new("/bin/sh");
     command
         .arg("-c")
@@ -274,16 +277,16 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let mut child = command
-        .spawn()
-        .map_err(|e| fail(format!("could not start /bin/sh: {e}")))?;
+    let mut child = command.spawn().map_err(AgentFailure::Start)?;
     let tree = ProcessTree::of(child.id());
     let (Some(mut stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
         tree.kill();
         let _ = child.wait();
-        return Err(fail("its pipes could not be set up".into()));
+        return Err(AgentFailure::Start(std::io::Error::other(
+            "its pipes could not be set up",
+        )));
     };
     // A command that does not read its request gets a broken pipe here: not an error by itself.
     std::thread::spawn(move || {
@@ -309,15 +312,12 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
             d.saturating_duration_since(Instant::now())
         })
     };
-    let limit = format!("{}s", config.turn_timeout.as_secs_f64());
     let status: ExitStatus = match exit_rx.recv_timeout(config.turn_timeout) {
-        Ok(status) => status.map_err(|e| fail(format!("waiting for it: {e}")))?,
+        Ok(status) => status.map_err(AgentFailure::Wait)?,
         Err(_) => {
             tree.kill();
             let _ = exit_rx.recv();
-            return Err(fail(format!(
-                "it did not answer within the time limit of {limit}; it was killed"
-            )));
+            return Err(AgentFailure::TimedOut(config.turn_timeout));
         }
     };
     // The shell is gone; its output ends when whatever it started lets go of the pipe.
@@ -325,9 +325,7 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
         Ok(response) => response,
         Err(_) => {
             tree.kill();
-            return Err(fail(format!(
-                "its output stayed open past the time limit of {limit} (a background process?); it was killed"
-            )));
+            return Err(AgentFailure::OutputHeldOpen(config.turn_timeout));
         }
     };
     let stderr = err_rx.recv_timeout(remaining()).unwrap_or_default();
@@ -336,19 +334,15 @@ fn invoke(config: &AgentConfig, cwd: &Path, turn: u32, input: Vec<u8>) -> Result
     let response = match response {
         Ok(bytes) => bytes,
         Err(ResponseError::TooBig) => {
-            return Err(fail(format!(
-                "its response is over {MAX_RESPONSE_BYTES} bytes; it was killed"
-            )));
+            return Err(AgentFailure::ResponseTooBig(MAX_RESPONSE_BYTES));
         }
-        Err(ResponseError::Io(e)) => return Err(fail(format!("reading its response: {e}"))),
+        Err(ResponseError::Io(e)) => return Err(AgentFailure::ReadResponse(e)),
     };
     if !status.success() {
-        let detail = first_line(&stderr);
-        return Err(fail(if detail.is_empty() {
-            format!("it {}", describe_status(status))
-        } else {
-            format!("it {} ({detail})", describe_status(status))
-        }));
+        return Err(AgentFailure::Exited {
+            status,
+            stderr: first_line(&stderr),
+        });
     }
     Ok(response)
 }
@@ -362,20 +356,6 @@ fn passes_through(name: &std::ffi::OsStr) -> bool {
     matches!(name, "PATH" | "HOME" | "LANG")
         || name.starts_with("CLAUDE_")
         || name.starts_with("ANTHROPIC_")
-}
-
-fn describe_status(status: ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return format!("was killed by signal {signal}");
-        }
-    }
-    match status.code() {
-        Some(code) => format!("exited with code {code}"),
-        None => "exited abnormally".into(),
-    }
 }
 
 /// The first non-empty line of some output, trimmed and cut, for a one-line error.
@@ -427,28 +407,26 @@ fn read_head(mut stream: impl Read, max: usize) -> Vec<u8> {
 }
 
 /// The actions of a response: `{"actions":[…]}`. A response without actions is an empty list.
-fn parse_response(stdout: &[u8], turn: u32) -> Result<Vec<Value>, Error> {
-    let fail = |why: String| {
-        Error::Failed(format!(
-            "the agent command failed on turn {turn}: its response {why}"
-        ))
-    };
-    let text = std::str::from_utf8(stdout).map_err(|_| fail("is not UTF-8".into()))?;
-    let value: Value = serde_json::from_str(text.trim()).map_err(|e| {
+fn parse_response(stdout: &[u8]) -> Result<Vec<Value>, BadResponse> {
+    let text = std::str::from_utf8(stdout).map_err(|_| BadResponse::NotUtf8)?;
+    let value: Value = serde_json::from_str(text.trim()).map_err(|source| {
         let start = first_line(text.as_bytes());
         if start.is_empty() {
-            fail("is empty, not JSON".into())
+            BadResponse::Empty
         } else {
-            fail(format!("is not JSON ({e}): {}", cut_chars(&start, 80)))
+            BadResponse::NotJson {
+                source,
+                start: cut_chars(&start, 80),
+            }
         }
     })?;
     let Value::Object(mut map) = value else {
-        return Err(fail("is not a JSON object".into()));
+        return Err(BadResponse::NotObject);
     };
     match map.remove("actions") {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(actions)) => Ok(actions),
-        Some(_) => Err(fail("has an \"actions\" field that is not a list".into())),
+        Some(_) => Err(BadResponse::ActionsNotList),
     }
 }
 
@@ -497,7 +475,7 @@ impl Step {
 /// save or delete (memories are saved by name, inside the memory dir).
 const PATH_FIELDS: &[&str] = &["path", "file", "file_path", "filename", "dir", "directory"];
 
-fn carry_out(action: &Value, sandbox: &Sandbox, job: &Job) -> Result<Step, Error> {
+fn carry_out(action: &Value, sandbox: &Sandbox, job: &Job) -> Result<Step, StoreError> {
     let what = describe(action);
     let Value::Object(fields) = action else {
         return Ok(Step::refused(
@@ -604,7 +582,7 @@ fn draft(fields: &Map<String, Value>) -> Result<Draft, String> {
 }
 
 /// A save or delete through the store (its lock held only for this action).
-fn store(job: &Job, action: &Action) -> Result<Step, Error> {
+fn store(job: &Job, action: &Action) -> Result<Step, StoreError> {
     let outcome = {
         let mut store = Store::open(&job.memory_dir)?;
         apply(&mut store, action, Some(job.session.as_str()))?
@@ -1374,11 +1352,11 @@ mod tests {
     #[test]
     fn responses() {
         assert_eq!(
-            parse_response(b" {\"actions\":[{\"action\":\"done\"}]}\n", 1).ok(),
+            parse_response(b" {\"actions\":[{\"action\":\"done\"}]}\n").ok(),
             Some(vec![json!({"action":"done"})])
         );
-        assert_eq!(parse_response(b"{}", 1).ok(), Some(vec![]));
-        assert_eq!(parse_response(b"{\"actions\":null}", 1).ok(), Some(vec![]));
+        assert_eq!(parse_response(b"{}").ok(), Some(vec![]));
+        assert_eq!(parse_response(b"{\"actions\":null}").ok(), Some(vec![]));
         for (bad, why) in [
             (&b""[..], "is empty"),
             (b"Sure!", "is not JSON"),
@@ -1386,9 +1364,11 @@ mod tests {
             (b"{\"actions\":{}}", "not a list"),
             (b"\xff", "not UTF-8"),
         ] {
-            let message = parse_response(bad, 3).expect_err("an error").to_string();
+            let failure = AgentFailure::Response(parse_response(bad).expect_err("an error"));
+            let message = ExtractError::Agent { turn: 3, failure }.to_string();
             assert!(
-                message.contains("on turn 3") && message.contains(why),
+                message.starts_with("the agent command failed on turn 3: its response ")
+                    && message.contains(why),
                 "{message}"
             );
             assert!(!message.contains('\n'), "{message}");

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use crate::extract::ExtractError;
 
 /// `<git dir>/memdir`.
 pub fn state_dir(git_dir: &Path) -> PathBuf {
@@ -64,6 +64,28 @@ fn cursor_path(git_dir: &Path, session: &str) -> PathBuf {
 /// ignored, like one that does not parse.
 const MAX_STATE_FILE_BYTES: u64 = 1024 * 1024;
 
+/// Write a state file, `json` encoding the `what` (atomically: readers see the old file or the
+/// new one).
+fn store(
+    path: &Path,
+    what: &'static str,
+    json: serde_json::Result<Vec<u8>>,
+) -> Result<(), ExtractError> {
+    let json = json.map_err(|source| ExtractError::Encode { what, source })?;
+    crate::atomic::replace(path, &json).map_err(|source| ExtractError::WriteState {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Remove a state file; one already gone is fine.
+fn remove(path: &Path) -> Result<(), ExtractError> {
+    crate::atomic::remove(path).map_err(|source| ExtractError::RemoveState {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// A state file's value; `None` when it is missing, unreadable, not a regular file (something
 /// planted there, a FIFO) or not what it should be.
 fn load<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
@@ -78,12 +100,12 @@ impl Cursor {
         load(&cursor_path(git_dir, session)).unwrap_or_default()
     }
 
-    pub fn store(&self, git_dir: &Path, session: &str) -> Result<(), Error> {
-        let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Io {
-            context: "encoding the cursor".into(),
-            source: std::io::Error::other(e),
-        })?;
-        crate::atomic::write(&cursor_path(git_dir, session), &json)
+    pub fn store(&self, git_dir: &Path, session: &str) -> Result<(), ExtractError> {
+        store(
+            &cursor_path(git_dir, session),
+            "cursor",
+            serde_json::to_vec_pretty(self),
+        )
     }
 }
 
@@ -112,15 +134,9 @@ pub fn requests_dir(git_dir: &Path) -> PathBuf {
 
 impl Request {
     /// Stash it, replacing any older request for the same session.
-    pub fn stash(&self, git_dir: &Path) -> Result<(), Error> {
-        let json = serde_json::to_vec(self).map_err(|e| Error::Io {
-            context: "encoding the request".into(),
-            source: std::io::Error::other(e),
-        })?;
-        crate::atomic::write(
-            &requests_dir(git_dir).join(session_file(&self.session)),
-            &json,
-        )
+    pub fn stash(&self, git_dir: &Path) -> Result<(), ExtractError> {
+        let path = requests_dir(git_dir).join(session_file(&self.session));
+        store(&path, "request", serde_json::to_vec(self))
     }
 
     /// Every stashed request, oldest file name first; unreadable ones are dropped.
@@ -145,9 +161,9 @@ impl Request {
     }
 
     /// Remove the stashed request at `path` if it is still this one (a newer one stays).
-    pub fn done(&self, path: &Path) -> Result<(), Error> {
+    pub fn done(&self, path: &Path) -> Result<(), ExtractError> {
         if load::<Request>(path).as_ref() == Some(self) {
-            crate::atomic::remove_if_exists(path)?;
+            remove(path)?;
         }
         Ok(())
     }
@@ -181,7 +197,7 @@ impl Attempts {
         session: &str,
         transcript: &Path,
         offset: u64,
-    ) -> Result<u32, Error> {
+    ) -> Result<u32, ExtractError> {
         let path = attempts_path(git_dir, session);
         let before = load::<Attempts>(&path)
             .filter(|a| a.transcript == transcript && a.offset == offset)
@@ -191,17 +207,13 @@ impl Attempts {
             offset,
             started: before.saturating_add(1),
         };
-        let json = serde_json::to_vec(&attempts).map_err(|e| Error::Io {
-            context: "encoding the attempts".into(),
-            source: std::io::Error::other(e),
-        })?;
-        crate::atomic::write(&path, &json)?;
+        store(&path, "attempts", serde_json::to_vec(&attempts))?;
         Ok(before)
     }
 
     /// The run finished (well or not): nothing to count any more.
-    pub fn end(git_dir: &Path, session: &str) -> Result<(), Error> {
-        crate::atomic::remove_if_exists(&attempts_path(git_dir, session))
+    pub fn end(git_dir: &Path, session: &str) -> Result<(), ExtractError> {
+        remove(&attempts_path(git_dir, session))
     }
 }
 

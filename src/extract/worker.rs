@@ -18,20 +18,18 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::Error;
-use crate::error::EXIT_USAGE;
 use crate::extract::state::{Attempts, Cursor, Request, state_dir};
-use crate::extract::{Extractor, Job, Report, Trigger, run};
+use crate::extract::{ExtractError, Extractor, Job, Report, Trigger, run};
 
 fn lock_path(git_dir: &Path) -> PathBuf {
     state_dir(git_dir).join("worker.lock")
 }
 
 /// The worker lock, if no other worker holds it.
-pub fn try_lock(git_dir: &Path) -> Result<Option<File>, Error> {
+pub fn try_lock(git_dir: &Path) -> Result<Option<File>, ExtractError> {
     let path = lock_path(git_dir);
-    let io = |source| Error::Io {
-        context: format!("opening {}", path.display()),
+    let io = |source| ExtractError::WorkerLock {
+        path: path.clone(),
         source,
     };
     std::fs::create_dir_all(state_dir(git_dir)).map_err(io)?;
@@ -70,7 +68,7 @@ pub fn serve(
     extractor: &Extractor,
     lock: File,
     on_served: &mut dyn FnMut(&Served),
-) -> Result<(), Error> {
+) -> Result<(), ExtractError> {
     let mut lock = Some(lock);
     let mut first_pass = true;
     loop {
@@ -121,7 +119,7 @@ pub fn serve(
                 Attempts::end(git_dir, &session)?;
                 match result {
                     Ok(report) => Served::Done(report),
-                    Err(e) if e.exit_code() == EXIT_USAGE => Served::Retired {
+                    Err(e) if e.is_invalid_input() => Served::Retired {
                         session,
                         why: format!("{e} (bad input: retrying this request cannot help)"),
                     },
@@ -176,17 +174,15 @@ pub fn describe(served: &Served) -> String {
 
 /// Start a detached worker for `memory_dir`: its own process group, no terminal, output to the
 /// log. The caller returns at once; the worker outlives it.
-pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Result<(), Error> {
-    let exe = std::env::current_exe().map_err(|source| Error::Io {
-        context: "finding the memdir executable".into(),
-        source,
-    })?;
+pub fn spawn(
+    git_dir: &Path,
+    memory_dir: &Path,
+    extractor_args: &[String],
+) -> Result<(), ExtractError> {
+    let exe = std::env::current_exe().map_err(ExtractError::FindExecutable)?;
     let log_path = log_path(git_dir);
-    let io = |source| Error::Io {
-        context: format!(
-            "starting the extraction worker (log {})",
-            log_path.display()
-        ),
+    let io = |source| ExtractError::StartWorker {
+        log: log_path.clone(),
         source,
     };
     let log = crate::log_file::open(&log_path).map_err(io)?;
@@ -214,7 +210,7 @@ pub fn drain(
     extractor: &Extractor,
     timeout: Duration,
     on_served: &mut dyn FnMut(&Served),
-) -> Result<(), Error> {
+) -> Result<(), ExtractError> {
     // No deadline when the timeout is past what an Instant can hold (never a panic).
     let deadline = Instant::now().checked_add(timeout);
     loop {
@@ -226,11 +222,10 @@ pub fn drain(
             continue;
         }
         if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            return Err(Error::Failed(format!(
-                "extraction still running after {} s ({} request(s) waiting); try again later",
-                timeout.as_secs(),
-                Request::pending(git_dir).len()
-            )));
+            return Err(ExtractError::DrainTimedOut {
+                timeout,
+                waiting: Request::pending(git_dir).len(),
+            });
         }
         std::thread::sleep(Duration::from_millis(20));
     }
