@@ -103,7 +103,7 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
     let extractor = args.extractor()?;
     if matches!(extractor, Extractor::Agent(_)) {
         // Whatever the agent command starts is handed back to memdir, to be killed with it.
-        crate::extract::process_tree::adopt_orphans();
+        crate::process::adopt_orphans();
     }
     if let Some(transcript) = &args.transcript {
         return foreground(ctx, args, transcript, extractor, output);

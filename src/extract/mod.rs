@@ -19,7 +19,6 @@ use crate::memory::taxonomy::MemoryType;
 pub mod agent;
 pub mod builtin;
 mod error;
-pub mod process_tree;
 pub mod state;
 pub mod transcript;
 pub mod worker;

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use crate::Error;
-use crate::process::{Ended, output_within};
+use crate::process::{Ended, Supervision};
 
 /// The remote every team repository uses.
 pub const REMOTE: &str = "origin";
@@ -57,19 +57,32 @@ fn git(dir: &Path) -> Command {
     command
 }
 
+/// What `git` may print (its output here is a few lines; a remote's messages past this are
+/// dropped, and a stdout past it stops it).
+const MAX_GIT_OUTPUT: usize = 16 * 1024 * 1024;
+
 /// Run a `git` command to its end within the time limit; its output whatever its status.
 fn run_command(mut command: Command, args: &[&str], what: &str) -> Result<Output, Error> {
     command.args(args);
     let limit = time_limit();
-    match output_within(command, limit) {
+    let supervision = Supervision {
+        time_limit: limit,
+        max_stdout: MAX_GIT_OUTPUT,
+        max_stderr: MAX_GIT_OUTPUT,
+        kill_leftovers: false,
+    };
+    match crate::process::run(command, None, &supervision) {
         Ok(Ended::Exited(output)) => Ok(output),
-        Ok(Ended::TimedOut) => Err(Error::Failed(format!(
+        Ok(Ended::StdoutOverCap) => Err(Error::Failed(format!(
+            "git {what} printed more than {MAX_GIT_OUTPUT} bytes; it was stopped"
+        ))),
+        Ok(Ended::TimedOut | Ended::OutputHeldOpen) => Err(Error::Failed(format!(
             "git {what} did not finish within {} s (the team remote does not answer); it was stopped, and MEMDIR_GIT_TIMEOUT sets the limit in seconds",
             limit.as_secs()
         ))),
         Err(source) => Err(Error::Io {
             context: format!("running git to {what} (is git installed?)"),
-            source,
+            source: source.into(),
         }),
     }
 }
