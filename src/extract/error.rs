@@ -51,6 +51,14 @@ pub enum ExtractError {
         timeout.as_secs()
     )]
     DrainTimedOut { timeout: Duration, waiting: usize },
+    /// `--drain` served runs that failed.
+    #[error(
+        "{0} extraction run(s) failed; their sessions are retried from their cursors next time"
+    )]
+    RunsFailed(usize),
+    /// `--drain` served requests that a retry cannot fix.
+    #[error("{0} extraction request(s) retired: a retry cannot fix them (see above)")]
+    RequestsRetired(usize),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]

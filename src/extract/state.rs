@@ -6,10 +6,19 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::ExtractError;
+use crate::memory::store::Store;
 
 /// `<git dir>/memdir`.
 pub fn state_dir(git_dir: &Path) -> PathBuf {
     git_dir.join("memdir")
+}
+
+/// The memory dir's git dir, creating the repository on first use.
+pub fn git_dir(memory_dir: &Path) -> Result<PathBuf, ExtractError> {
+    if crate::repo::has_repository(memory_dir)? {
+        return Ok(memory_dir.join(".git"));
+    }
+    Ok(Store::open(memory_dir)?.repo.git_dir().to_path_buf())
 }
 
 /// A session id as a file name: ids are UUIDs; anything else is reduced to a safe spelling.
@@ -133,6 +142,32 @@ pub fn requests_dir(git_dir: &Path) -> PathBuf {
 }
 
 impl Request {
+    /// A hook's request, told apart from any other by the time and memdir's pid.
+    pub fn new(
+        session: String,
+        transcript: PathBuf,
+        project: PathBuf,
+        event: String,
+        every: u32,
+    ) -> Request {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        Request {
+            session,
+            transcript,
+            project,
+            event,
+            nonce: format!(
+                "{}.{:09}.{}",
+                now.as_secs(),
+                now.subsec_nanos(),
+                std::process::id()
+            ),
+            every,
+        }
+    }
+
     /// Stash it, replacing any older request for the same session.
     pub fn stash(&self, git_dir: &Path) -> Result<(), ExtractError> {
         let path = requests_dir(git_dir).join(session_file(&self.session));

@@ -30,6 +30,9 @@ mod sandbox;
 use protocol::{ActionResult, INSTRUCTIONS, MemorySummary, PROTOCOL, Request};
 use sandbox::Sandbox;
 
+/// The turn limit (DESIGN §6): past it, a request for more is refused.
+pub const MAX_TURNS: u32 = 5;
+
 /// How to run the agent command.
 #[derive(Debug, Clone)]
 pub struct AgentConfig {
