@@ -252,6 +252,15 @@ mod tests {
         }
     }
 
+    /// `sh -c SCRIPT` with `$1` a file to write a pid to.
+    fn writing_a_pid(script: &str) -> (tempfile::TempDir, std::path::PathBuf, Command) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pid_file = dir.path().join("pid");
+        let mut command = Command::new("/bin/sh");
+        command.arg("-c").arg(script).arg("sh").arg(&pid_file);
+        (dir, pid_file, command)
+    }
+
     /// Gone, or a zombie waiting for its reaper, within a generous while.
     fn dies(pid: &str) -> bool {
         let dead = || {
@@ -300,15 +309,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_program_past_its_limit_is_killed_with_what_it_started() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let pid_file = dir.path().join("pid");
-        let mut command = Command::new("/bin/sh");
         // A grandchild holding the output pipe: killed too, or this would never return.
-        command
-            .arg("-c")
-            .arg(r#"sleep 300 & echo $! > "$1"; wait"#)
-            .arg("sh")
-            .arg(&pid_file);
+        let (_dir, pid_file, command) = writing_a_pid(r#"sleep 300 & echo $! > "$1"; wait"#);
         let ended = run(command, None, &supervision(Duration::from_millis(300))).expect("runs");
         assert!(matches!(ended, Ended::TimedOut), "{ended:?}");
         let pid = std::fs::read_to_string(&pid_file).expect("pid");
@@ -319,14 +321,8 @@ mod tests {
     #[test]
     fn leftovers_are_killed_when_asked_and_left_otherwise() {
         for kill_leftovers in [true, false] {
-            let dir = tempfile::tempdir().expect("tempdir");
-            let pid_file = dir.path().join("pid");
-            let mut command = Command::new("/bin/sh");
-            command
-                .arg("-c")
-                .arg(r#"sleep 300 </dev/null >/dev/null 2>&1 & echo $! > "$1""#)
-                .arg("sh")
-                .arg(&pid_file);
+            let (_dir, pid_file, command) =
+                writing_a_pid(r#"sleep 300 </dev/null >/dev/null 2>&1 & echo $! > "$1""#);
             let supervision = Supervision {
                 kill_leftovers,
                 ..supervision(Duration::from_secs(30))

@@ -263,23 +263,20 @@ pub fn parse_response(stdout: &[u8]) -> Result<Vec<Value>, BadResponse> {
 
 /// The first non-empty line of some output, trimmed and cut, for a one-line error.
 pub fn first_line(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    cut_chars(line, 200)
+    one_line(
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .find(|l| !l.trim().is_empty()),
+    )
 }
 
 /// The last non-empty line of a message (a regex error ends with what is wrong).
 pub fn last_line(text: &str) -> String {
-    let line = text
-        .lines()
-        .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .unwrap_or("");
-    cut_chars(line, 200)
+    one_line(text.lines().rfind(|l| !l.trim().is_empty()))
+}
+
+fn one_line(line: Option<&str>) -> String {
+    cut_chars(line.unwrap_or("").trim(), 200)
 }
 
 /// At most `max` characters, control characters made visible, on one line.
