@@ -22,6 +22,8 @@ pub enum Error {
     #[error(transparent)]
     Team(#[from] crate::team::TeamError),
     #[error(transparent)]
+    Extract(#[from] crate::extract::ExtractError),
+    #[error(transparent)]
     File(#[from] crate::atomic::FileError),
     #[error(transparent)]
     Path(#[from] PathError),
@@ -77,6 +79,8 @@ impl Error {
             Error::Session(_) => EXIT_FAILURE,
             Error::Team(e) if e.is_refusal() => EXIT_USAGE,
             Error::Team(_) | Error::File(_) => EXIT_FAILURE,
+            Error::Extract(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Extract(_) => EXIT_FAILURE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Repo(e) if e.is_refusal() => EXIT_USAGE,
             Error::Verify(e) if e.is_invalid_input() => EXIT_USAGE,

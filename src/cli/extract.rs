@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::Error;
-use crate::cli::{Ctx, HookPayload, Output, Resolved, hook_mode, validate_session};
-use crate::extract::agent::AgentConfig;
+use crate::cli::{Ctx, HookPayload, Output, hook_mode, validate_session};
+use crate::extract::agent::{self, AgentConfig};
 use crate::extract::state::Request;
 use crate::extract::worker::{self, Served};
 use crate::extract::{Extractor, Job, Report, Trigger, transcript_origin};
-use crate::memory::store::Store;
 
 /// Save what is worth remembering from a session transcript.
 ///
@@ -54,8 +53,6 @@ pub struct ExtractArgs {
     pub json: bool,
 }
 
-/// The agent's turn limit (DESIGN §6).
-const MAX_AGENT_TURNS: u32 = 5;
 /// The longest `--drain` wait: a day. Past it a wait is a hang, not a wait.
 const MAX_DRAIN_SECS: u64 = 24 * 60 * 60;
 /// The longest time limit of one agent turn: an hour (an LLM call takes seconds to minutes).
@@ -67,7 +64,7 @@ impl ExtractArgs {
             ("agent", Some(cmd)) if !cmd.trim().is_empty() => Ok(Extractor::Agent(AgentConfig {
                 cmd: cmd.clone(),
                 turn_timeout: Duration::from_secs(self.agent_timeout.max(1)),
-                max_turns: MAX_AGENT_TURNS,
+                max_turns: agent::MAX_TURNS,
             })),
             ("agent", _) => Err(Error::Usage(
                 "--extractor agent needs --agent-cmd CMD (e.g. hooks/claude-extract-agent)".into(),
@@ -77,20 +74,6 @@ impl ExtractArgs {
             )),
             _ => Ok(Extractor::Builtin),
         }
-    }
-
-    /// The extractor flags, for the worker a hook starts.
-    fn extractor_args(&self) -> Vec<String> {
-        let mut args = vec!["--extractor".to_string(), self.extractor.clone()];
-        if let Some(cmd) = &self.agent_cmd {
-            args.extend([
-                "--agent-cmd".into(),
-                cmd.clone(),
-                "--agent-timeout".into(),
-                self.agent_timeout.to_string(),
-            ]);
-        }
-        args
     }
 }
 
@@ -103,16 +86,15 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
     let extractor = args.extractor()?;
     if matches!(extractor, Extractor::Agent(_)) {
         // Whatever the agent command starts is handed back to memdir, to be killed with it.
-        crate::extract::process_tree::adopt_orphans();
+        crate::process::adopt_orphans();
     }
     if let Some(transcript) = &args.transcript {
         return foreground(ctx, args, transcript, extractor, output);
     }
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
-    let memory_dir = resolved.dir().to_path_buf();
-    let git_dir = memory_dir.join(".git");
-    if !crate::repo::has_repository(&memory_dir)? {
+    let memory_dir = resolved.dir();
+    if !crate::repo::has_repository(memory_dir)? {
         // Nothing was ever queued here.
         return if args.json {
             Ok(())
@@ -121,44 +103,17 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         };
     }
     if args.worker {
-        let Some(lock) = worker::try_lock(&git_dir)? else {
-            // Another worker serves this memory dir; it will see our requests.
-            return Ok(());
-        };
-        return worker::serve(&git_dir, &memory_dir, &extractor, lock, &mut |served| {
-            worker::log(&git_dir, &worker::describe(served));
-        });
+        return Ok(worker::serve_queued(memory_dir, &extractor)?);
     }
-    let (mut failures, mut retired) = (0, 0);
-    let mut result = Ok(());
-    worker::drain(
-        &git_dir,
-        &memory_dir,
-        &extractor,
-        Duration::from_secs(args.timeout),
-        &mut |served| {
-            worker::log(&git_dir, &worker::describe(served));
-            match served {
-                Served::Failed { .. } => failures += 1,
-                Served::Retired { .. } => retired += 1,
-                Served::Done(_) => {}
-            }
-            if result.is_ok() {
-                result = print_served(args, served, output);
-            }
-        },
-    )?;
-    result?;
-    if failures > 0 {
-        return Err(Error::Failed(format!(
-            "{failures} extraction run(s) failed; their sessions are retried from their cursors next time"
-        )));
-    }
-    if retired > 0 {
-        return Err(Error::Failed(format!(
-            "{retired} extraction request(s) retired: a retry cannot fix them (see above)"
-        )));
-    }
+    let mut printed = Ok(());
+    let timeout = Duration::from_secs(args.timeout);
+    let drained = worker::drain(memory_dir, &extractor, timeout, &mut |served| {
+        if printed.is_ok() {
+            printed = print_served(args, served, output);
+        }
+    })?;
+    printed?;
+    drained.into_result()?;
     if !args.json {
         output.info("extraction is up to date")?;
     }
@@ -215,10 +170,7 @@ fn foreground(
     };
     let resolved = session_ctx.resolve(output)?;
     resolved.check_enabled()?;
-    let git_dir = resolved.dir().join(".git");
-    // One extraction at a time per memory dir: the foreground run waits for the worker.
-    let lock = wait_for_worker(&git_dir_after_init(resolved.dir(), &git_dir)?)?;
-    let job = Job {
+    let report = worker::run_in_foreground(&Job {
         session,
         transcript,
         project: session_ctx.project(),
@@ -226,27 +178,8 @@ fn foreground(
         trigger: Trigger::Foreground,
         every: resolved.extract_every,
         extractor,
-    };
-    let report = crate::extract::run(&job)?;
-    drop(lock);
+    })?;
     print_report(args, &report, output)
-}
-
-/// The memory dir's git dir, creating the repository on first use.
-fn git_dir_after_init(dir: &Path, git_dir: &Path) -> Result<PathBuf, Error> {
-    if crate::repo::has_repository(dir)? {
-        return Ok(git_dir.to_path_buf());
-    }
-    Ok(Store::open(dir)?.repo.git_dir().to_path_buf())
-}
-
-fn wait_for_worker(git_dir: &Path) -> Result<std::fs::File, Error> {
-    loop {
-        if let Some(lock) = worker::try_lock(git_dir)? {
-            return Ok(lock);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) -> Result<(), Error> {
@@ -289,8 +222,8 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
     Ok(())
 }
 
-/// `--hook`: stash the request and make sure a worker will serve it; never wait for one. `ctx`
-/// is the payload's (its `cwd` is the project).
+/// `--hook`: queue the request for the memory dir's worker; never wait for one. `ctx` is the
+/// payload's (its `cwd` is the project).
 fn hook(
     ctx: &Ctx,
     args: &ExtractArgs,
@@ -298,40 +231,22 @@ fn hook(
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
     // The worker takes the same flags: a bad one is caught (and logged) here.
-    args.extractor()?;
-    let resolved: Resolved = ctx.resolve(output)?;
+    let extractor = args.extractor()?;
+    let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
     let session = validate_session(payload.session_id.as_deref())?
         .ok_or_else(|| Error::Usage("the hook payload has no session_id".into()))?
         .to_string();
     let transcript = payload
         .transcript_path
-        .clone()
+        .as_deref()
         .ok_or_else(|| Error::Usage("the hook payload has no transcript_path".into()))?;
-    let event = payload.hook_event_name.clone().unwrap_or_default();
-    let memory_dir = resolved.dir().to_path_buf();
-    let git_dir = git_dir_after_init(&memory_dir, &memory_dir.join(".git"))?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    Request {
+    let request = Request::new(
         session,
-        transcript: crate::paths::absolute_from(&ctx.project(), &transcript),
-        project: ctx.project(),
-        event,
-        nonce: format!(
-            "{}.{:09}.{}",
-            now.as_secs(),
-            now.subsec_nanos(),
-            std::process::id()
-        ),
-        every: resolved.extract_every,
-    }
-    .stash(&git_dir)?;
-    // A running worker will find the request; otherwise start one.
-    if let Some(lock) = worker::try_lock(&git_dir)? {
-        drop(lock);
-        worker::spawn(&git_dir, &memory_dir, &args.extractor_args())?;
-    }
-    Ok(())
+        crate::paths::absolute_from(&ctx.project(), transcript),
+        ctx.project(),
+        payload.hook_event_name.clone().unwrap_or_default(),
+        resolved.extract_every,
+    );
+    Ok(worker::enqueue(resolved.dir(), &request, &extractor)?)
 }

@@ -12,18 +12,18 @@ use std::fs::File;
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::Error;
 use crate::memory::catalog::list_memories;
-use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store};
+use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store, StoreError};
 use crate::memory::taxonomy::MemoryType;
 
 pub mod agent;
 pub mod builtin;
-pub mod process_tree;
+mod error;
 pub mod state;
 pub mod transcript;
 pub mod worker;
 
+pub use error::{AgentFailure, BadResponse, ExtractError};
 use state::Cursor;
 use transcript::{Reader, Record, Turn, Turns};
 
@@ -135,19 +135,24 @@ pub struct Range {
 
 /// Open a session transcript: a regular file, or an error that says what is there instead (a
 /// usage error when a retry cannot change it: nothing there, a FIFO, a device, a directory).
-pub fn open_transcript(transcript: &Path) -> Result<File, Error> {
+pub fn open_transcript(transcript: &Path) -> Result<File, ExtractError> {
     crate::input::open_regular(transcript, u64::MAX).map_err(|e| {
         if e.is_not_found() {
-            Error::Usage(format!(
-                "the transcript {} does not exist",
-                transcript.display()
-            ))
+            ExtractError::TranscriptMissing(transcript.to_path_buf())
         } else if e.is_refusal() {
-            Error::Usage(format!("the transcript {e}"))
+            ExtractError::TranscriptRefused(e)
         } else {
-            crate::memory::store::StoreError::from(e).into()
+            ExtractError::TranscriptUnopened(e)
         }
     })
+}
+
+/// An error reading `transcript` once open.
+fn reading(transcript: &Path) -> impl Fn(std::io::Error) -> ExtractError + Copy + '_ {
+    move |source| ExtractError::ReadTranscript {
+        path: transcript.to_path_buf(),
+        source,
+    }
 }
 
 /// Read a transcript (`file`, opened by [`open_transcript`]) from `offset` on, keeping only the
@@ -157,11 +162,8 @@ pub fn read_range(
     mut file: File,
     offset: u64,
     memory_dir: &Path,
-) -> Result<Range, Error> {
-    let io = |source| Error::Io {
-        context: format!("reading {}", transcript.display()),
-        source,
-    };
+) -> Result<Range, ExtractError> {
+    let io = reading(transcript);
     file.seek(SeekFrom::Start(offset)).map_err(io)?;
     let mut reader = Reader::new(BufReader::with_capacity(256 * 1024, file), offset);
     let memory_dirs = comparable_dirs(memory_dir);
@@ -220,11 +222,10 @@ pub fn is_inside(memory_dir: &Path, path: &Path) -> bool {
 }
 
 /// The `cwd` and `sessionId` of the first records that have them: the session's project and id.
-pub fn transcript_origin(transcript: &Path) -> Result<(Option<PathBuf>, Option<String>), Error> {
-    let io = |source| Error::Io {
-        context: format!("reading {}", transcript.display()),
-        source,
-    };
+pub fn transcript_origin(
+    transcript: &Path,
+) -> Result<(Option<PathBuf>, Option<String>), ExtractError> {
+    let io = reading(transcript);
     let file = open_transcript(transcript)?;
     let mut reader = Reader::new(BufReader::new(file), 0);
     let (mut cwd, mut session) = (None, None);
@@ -252,7 +253,7 @@ pub struct Existing {
 
 /// The memories in the dir now, with their bodies (unreadable ones are left out: a symlink out
 /// of the memory dir, a FIFO, malformed frontmatter).
-pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
+pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, StoreError> {
     Ok(list_memories(dir)?
         .memories
         .into_iter()
@@ -267,14 +268,11 @@ pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, Error> {
 
 /// `MEMORY.md` as an extractor is shown it: empty when it is missing or not a regular file (a
 /// symlink an agent planted is never followed), bad UTF-8 replaced.
-pub fn index_text(dir: &Path) -> Result<String, Error> {
+pub fn index_text(dir: &Path) -> Result<String, StoreError> {
     if planted(dir, INDEX_FILE).is_some() {
         return Ok(String::new());
     }
-    Ok(crate::memory::catalog::read_index_lossy(
-        dir,
-        &mut Vec::new(),
-    )?)
+    crate::memory::catalog::read_index_lossy(dir, &mut Vec::new())
 }
 
 /// Why `file` of the memory dir, when it is there but is not a regular file: a symlink (to
@@ -291,7 +289,11 @@ fn planted(dir: &Path, file: &str) -> Option<String> {
 }
 
 /// Check an action and carry it out through the store; a refusal is an outcome, not an error.
-pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Result<Outcome, Error> {
+pub fn apply(
+    store: &mut Store,
+    action: &Action,
+    session: Option<&str>,
+) -> Result<Outcome, StoreError> {
     match action {
         Action::Save(draft) => {
             let request = SaveRequest {
@@ -365,19 +367,13 @@ pub fn apply(store: &mut Store, action: &Action, session: Option<&str>) -> Resul
 }
 
 /// Run one session's extraction, from its cursor to the end of its transcript.
-pub fn run(job: &Job) -> Result<Report, Error> {
+pub fn run(job: &Job) -> Result<Report, ExtractError> {
     crate::fault::delay();
     // Creates the repository on first use; the store lock is taken per mutation below.
     let git_dir = Store::open(&job.memory_dir)?.repo.git_dir().to_path_buf();
     let mut cursor = Cursor::load(&git_dir, &job.session);
     let file = open_transcript(&job.transcript)?;
-    let len = file
-        .metadata()
-        .map_err(|source| Error::Io {
-            context: format!("reading {}", job.transcript.display()),
-            source,
-        })?
-        .len();
+    let len = file.metadata().map_err(reading(&job.transcript))?.len();
     if cursor.offset > len
         || cursor
             .transcript

@@ -5,11 +5,20 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use crate::extract::ExtractError;
+use crate::memory::store::Store;
 
 /// `<git dir>/memdir`.
 pub fn state_dir(git_dir: &Path) -> PathBuf {
     git_dir.join("memdir")
+}
+
+/// The memory dir's git dir, creating the repository on first use.
+pub fn git_dir(memory_dir: &Path) -> Result<PathBuf, ExtractError> {
+    if crate::repo::has_repository(memory_dir)? {
+        return Ok(memory_dir.join(".git"));
+    }
+    Ok(Store::open(memory_dir)?.repo.git_dir().to_path_buf())
 }
 
 /// A session id as a file name: ids are UUIDs; anything else is reduced to a safe spelling.
@@ -64,6 +73,17 @@ fn cursor_path(git_dir: &Path, session: &str) -> PathBuf {
 /// ignored, like one that does not parse.
 const MAX_STATE_FILE_BYTES: u64 = 1024 * 1024;
 
+/// Write a state file, `json` encoding the `what` (atomically: readers see the old file or the
+/// new one).
+fn store(
+    path: &Path,
+    what: &'static str,
+    json: serde_json::Result<Vec<u8>>,
+) -> Result<(), ExtractError> {
+    let json = json.map_err(|source| ExtractError::Encode { what, source })?;
+    Ok(crate::atomic::write(path, &json)?)
+}
+
 /// A state file's value; `None` when it is missing, unreadable, not a regular file (something
 /// planted there, a FIFO) or not what it should be.
 fn load<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
@@ -78,12 +98,12 @@ impl Cursor {
         load(&cursor_path(git_dir, session)).unwrap_or_default()
     }
 
-    pub fn store(&self, git_dir: &Path, session: &str) -> Result<(), Error> {
-        let json = serde_json::to_vec_pretty(self).map_err(|e| Error::Io {
-            context: "encoding the cursor".into(),
-            source: std::io::Error::other(e),
-        })?;
-        Ok(crate::atomic::write(&cursor_path(git_dir, session), &json)?)
+    pub fn store(&self, git_dir: &Path, session: &str) -> Result<(), ExtractError> {
+        store(
+            &cursor_path(git_dir, session),
+            "cursor",
+            serde_json::to_vec_pretty(self),
+        )
     }
 }
 
@@ -111,16 +131,36 @@ pub fn requests_dir(git_dir: &Path) -> PathBuf {
 }
 
 impl Request {
+    /// A hook's request, told apart from any other by the time and memdir's pid.
+    pub fn new(
+        session: String,
+        transcript: PathBuf,
+        project: PathBuf,
+        event: String,
+        every: u32,
+    ) -> Request {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        Request {
+            session,
+            transcript,
+            project,
+            event,
+            nonce: format!(
+                "{}.{:09}.{}",
+                now.as_secs(),
+                now.subsec_nanos(),
+                std::process::id()
+            ),
+            every,
+        }
+    }
+
     /// Stash it, replacing any older request for the same session.
-    pub fn stash(&self, git_dir: &Path) -> Result<(), Error> {
-        let json = serde_json::to_vec(self).map_err(|e| Error::Io {
-            context: "encoding the request".into(),
-            source: std::io::Error::other(e),
-        })?;
-        Ok(crate::atomic::write(
-            &requests_dir(git_dir).join(session_file(&self.session)),
-            &json,
-        )?)
+    pub fn stash(&self, git_dir: &Path) -> Result<(), ExtractError> {
+        let path = requests_dir(git_dir).join(session_file(&self.session));
+        store(&path, "request", serde_json::to_vec(self))
     }
 
     /// Every stashed request, oldest file name first; unreadable ones are dropped.
@@ -145,7 +185,7 @@ impl Request {
     }
 
     /// Remove the stashed request at `path` if it is still this one (a newer one stays).
-    pub fn done(&self, path: &Path) -> Result<(), Error> {
+    pub fn done(&self, path: &Path) -> Result<(), ExtractError> {
         if load::<Request>(path).as_ref() == Some(self) {
             crate::atomic::remove_if_exists(path)?;
         }
@@ -181,7 +221,7 @@ impl Attempts {
         session: &str,
         transcript: &Path,
         offset: u64,
-    ) -> Result<u32, Error> {
+    ) -> Result<u32, ExtractError> {
         let path = attempts_path(git_dir, session);
         let before = load::<Attempts>(&path)
             .filter(|a| a.transcript == transcript && a.offset == offset)
@@ -191,16 +231,12 @@ impl Attempts {
             offset,
             started: before.saturating_add(1),
         };
-        let json = serde_json::to_vec(&attempts).map_err(|e| Error::Io {
-            context: "encoding the attempts".into(),
-            source: std::io::Error::other(e),
-        })?;
-        crate::atomic::write(&path, &json)?;
+        store(&path, "attempts", serde_json::to_vec(&attempts))?;
         Ok(before)
     }
 
     /// The run finished (well or not): nothing to count any more.
-    pub fn end(git_dir: &Path, session: &str) -> Result<(), Error> {
+    pub fn end(git_dir: &Path, session: &str) -> Result<(), ExtractError> {
         Ok(crate::atomic::remove_if_exists(&attempts_path(
             git_dir, session,
         ))?)

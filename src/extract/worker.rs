@@ -13,38 +13,113 @@
 //! reason a retry cannot fix (its transcript is a FIFO, a device, gone) is retired, and one that
 //! keeps killing the workers that serve it is retired after [`Attempts::LIMIT`] of them, so the
 //! requests behind it are served.
+//!
+//! The lock also makes a foreground run ([`run_in_foreground`]) wait for the worker, and
+//! `--drain` ([`drain`]) wait for it within a deadline; both block on the lock itself, never
+//! poll it.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::Error;
-use crate::cli::error::EXIT_USAGE;
-use crate::extract::state::{Attempts, Cursor, Request, state_dir};
-use crate::extract::{Extractor, Job, Report, Trigger, run};
+use crate::extract::state::{Attempts, Cursor, Request, git_dir, state_dir};
+use crate::extract::{ExtractError, Extractor, Job, Report, Trigger, run};
+
+/// Queue a hook's request for the memory dir's worker and make sure one runs; never waits for
+/// it. Creates the repository on first use.
+pub fn enqueue(
+    memory_dir: &Path,
+    request: &Request,
+    extractor: &Extractor,
+) -> Result<(), ExtractError> {
+    let git_dir = git_dir(memory_dir)?;
+    request.stash(&git_dir)?;
+    // A running worker will find the request; otherwise start one.
+    if let Some(lock) = try_lock(&git_dir)? {
+        drop(lock);
+        spawn(&git_dir, memory_dir, extractor)?;
+    }
+    Ok(())
+}
+
+/// Run one session's extraction now, after the worker's run if one is under way: one extraction
+/// at a time per memory dir. Creates the repository on first use.
+pub fn run_in_foreground(job: &Job) -> Result<Report, ExtractError> {
+    let _lock = lock(&git_dir(&job.memory_dir)?)?;
+    run(job)
+}
+
+/// What `memdir extract --worker` does: serve the queued requests, unless another worker is.
+pub fn serve_queued(memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
+    let git_dir = git_dir(memory_dir)?;
+    let Some(lock) = try_lock(&git_dir)? else {
+        // Another worker serves this memory dir; it will see our requests.
+        return Ok(());
+    };
+    serve(&git_dir, memory_dir, extractor, lock, &mut |_| {})
+}
 
 fn lock_path(git_dir: &Path) -> PathBuf {
     state_dir(git_dir).join("worker.lock")
 }
 
-/// The worker lock, if no other worker holds it.
-pub fn try_lock(git_dir: &Path) -> Result<Option<File>, Error> {
-    let path = lock_path(git_dir);
-    let io = |source| Error::Io {
-        context: format!("opening {}", path.display()),
+fn lock_error(git_dir: &Path) -> impl Fn(std::io::Error) -> ExtractError + '_ {
+    move |source| ExtractError::WorkerLock {
+        path: lock_path(git_dir),
         source,
-    };
-    std::fs::create_dir_all(state_dir(git_dir)).map_err(io)?;
-    let file = OpenOptions::new()
+    }
+}
+
+/// The lock file, created when missing, not locked yet.
+fn open_lock(git_dir: &Path) -> Result<File, ExtractError> {
+    std::fs::create_dir_all(state_dir(git_dir)).map_err(lock_error(git_dir))?;
+    OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&path)
-        .map_err(io)?;
+        .open(lock_path(git_dir))
+        .map_err(lock_error(git_dir))
+}
+
+/// The worker lock, if no other worker holds it.
+fn try_lock(git_dir: &Path) -> Result<Option<File>, ExtractError> {
+    let file = open_lock(git_dir)?;
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(TryLockError::WouldBlock) => Ok(None),
-        Err(TryLockError::Error(source)) => Err(io(source)),
+        Err(TryLockError::Error(source)) => Err(lock_error(git_dir)(source)),
+    }
+}
+
+/// The worker lock, once the worker that holds it lets go.
+fn lock(git_dir: &Path) -> Result<File, ExtractError> {
+    let file = open_lock(git_dir)?;
+    file.lock().map_err(lock_error(git_dir))?;
+    Ok(file)
+}
+
+/// The worker lock, waiting for the worker that holds it until `deadline` (for ever when
+/// `None`); `None` when the deadline came first.
+fn lock_until(git_dir: &Path, deadline: Option<Instant>) -> Result<Option<File>, ExtractError> {
+    if let Some(lock) = try_lock(git_dir)? {
+        return Ok(Some(lock));
+    }
+    let Some(deadline) = deadline else {
+        return lock(git_dir).map(Some);
+    };
+    // A lock cannot be waited for with a time limit (flock has none): a thread blocks on it and
+    // hands it over. When the deadline comes first the thread is left blocked; it lets go of
+    // the lock as soon as it gets it (nobody takes it), and `--drain` exits at once anyway.
+    let file = open_lock(git_dir)?;
+    let (locked, taken) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = locked.send(file.lock().map(|()| file));
+    });
+    match taken.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Ok(lock)) => Ok(Some(lock)),
+        Ok(Err(source)) => Err(lock_error(git_dir)(source)),
+        Err(_) => Ok(None),
     }
 }
 
@@ -63,14 +138,15 @@ pub enum Served {
     },
 }
 
-/// Serve stashed requests until there are none, holding `lock`; `on_served` sees each result.
-pub fn serve(
+/// Serve stashed requests until there are none, holding `lock`; each result is logged, and
+/// `on_served` sees it.
+fn serve(
     git_dir: &Path,
     memory_dir: &Path,
     extractor: &Extractor,
     lock: File,
     on_served: &mut dyn FnMut(&Served),
-) -> Result<(), Error> {
+) -> Result<(), ExtractError> {
     let mut lock = Some(lock);
     let mut first_pass = true;
     loop {
@@ -121,7 +197,7 @@ pub fn serve(
                 Attempts::end(git_dir, &session)?;
                 match result {
                     Ok(report) => Served::Done(report),
-                    Err(e) if e.exit_code() == EXIT_USAGE => Served::Retired {
+                    Err(e) if e.is_invalid_input() => Served::Retired {
                         session,
                         why: format!("{e} (bad input: retrying this request cannot help)"),
                     },
@@ -131,6 +207,7 @@ pub fn serve(
                     },
                 }
             };
+            log(git_dir, &describe(&served));
             on_served(&served);
             // A failed run is retried from the old cursor by the session's next request.
             request.done(&path)?;
@@ -146,12 +223,12 @@ pub fn log_path(git_dir: &Path) -> PathBuf {
 
 /// Append one line to the worker log (best effort: the log is for people; capped, see
 /// [`crate::log_file`]).
-pub fn log(git_dir: &Path, line: &str) {
+fn log(git_dir: &Path, line: &str) {
     crate::log_file::append(&log_path(git_dir), line);
 }
 
 /// The log line for a served request.
-pub fn describe(served: &Served) -> String {
+fn describe(served: &Served) -> String {
     match served {
         Served::Done(report) => {
             let mut line = format!(
@@ -176,17 +253,11 @@ pub fn describe(served: &Served) -> String {
 
 /// Start a detached worker for `memory_dir`: its own process group, no terminal, output to the
 /// log. The caller returns at once; the worker outlives it.
-pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Result<(), Error> {
-    let exe = std::env::current_exe().map_err(|source| Error::Io {
-        context: "finding the memdir executable".into(),
-        source,
-    })?;
+fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
+    let exe = std::env::current_exe().map_err(ExtractError::FindExecutable)?;
     let log_path = log_path(git_dir);
-    let io = |source| Error::Io {
-        context: format!(
-            "starting the extraction worker (log {})",
-            log_path.display()
-        ),
+    let io = |source| ExtractError::StartWorker {
+        log: log_path.clone(),
         source,
     };
     let log = crate::log_file::open(&log_path).map_err(io)?;
@@ -196,7 +267,7 @@ pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Re
         .arg("--worker")
         .arg("--memory-dir")
         .arg(memory_dir)
-        .args(extractor_args)
+        .args(extractor_flags(extractor))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(log);
@@ -206,32 +277,101 @@ pub fn spawn(git_dir: &Path, memory_dir: &Path, extractor_args: &[String]) -> Re
     Ok(())
 }
 
+/// The `memdir extract` flags that name `extractor`, for the worker it starts.
+fn extractor_flags(extractor: &Extractor) -> Vec<String> {
+    match extractor {
+        Extractor::Builtin => vec!["--extractor".into(), "builtin".into()],
+        Extractor::Agent(config) => vec![
+            "--extractor".into(),
+            "agent".into(),
+            "--agent-cmd".into(),
+            config.cmd.clone(),
+            "--agent-timeout".into(),
+            config.turn_timeout.as_secs().to_string(),
+        ],
+    }
+}
+
+/// What `--drain` served: its failures are the command's.
+#[derive(Debug, Default)]
+pub struct Drained {
+    /// Runs that failed (retried from their cursors by their sessions' next requests).
+    pub failed: usize,
+    /// Requests retired: a retry cannot fix them.
+    pub retired: usize,
+}
+
+impl Drained {
+    /// An error when anything failed or was retired.
+    pub fn into_result(self) -> Result<(), ExtractError> {
+        if self.failed > 0 {
+            return Err(ExtractError::RunsFailed(self.failed));
+        }
+        if self.retired > 0 {
+            return Err(ExtractError::RequestsRetired(self.retired));
+        }
+        Ok(())
+    }
+}
+
 /// Wait until no request is stashed and no worker runs, serving requests itself when no worker
-/// is there to (one was killed, or never started).
+/// is there to (one was killed, or never started); `on_served` sees each result.
 pub fn drain(
-    git_dir: &Path,
     memory_dir: &Path,
     extractor: &Extractor,
     timeout: Duration,
     on_served: &mut dyn FnMut(&Served),
-) -> Result<(), Error> {
+) -> Result<Drained, ExtractError> {
+    let git_dir = git_dir(memory_dir)?;
     // No deadline when the timeout is past what an Instant can hold (never a panic).
     let deadline = Instant::now().checked_add(timeout);
+    let mut drained = Drained::default();
     loop {
-        if let Some(lock) = try_lock(git_dir)? {
-            if Request::pending(git_dir).is_empty() {
-                return Ok(());
+        let Some(lock) = lock_until(&git_dir, deadline)? else {
+            return Err(ExtractError::DrainTimedOut {
+                timeout,
+                waiting: Request::pending(&git_dir).len(),
+            });
+        };
+        if Request::pending(&git_dir).is_empty() {
+            return Ok(drained);
+        }
+        serve(&git_dir, memory_dir, extractor, lock, &mut |served| {
+            match served {
+                Served::Failed { .. } => drained.failed += 1,
+                Served::Retired { .. } => drained.retired += 1,
+                Served::Done(_) => {}
             }
-            serve(git_dir, memory_dir, extractor, lock, on_served)?;
-            continue;
-        }
-        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            return Err(Error::Failed(format!(
-                "extraction still running after {} s ({} request(s) waiting); try again later",
-                timeout.as_secs(),
-                Request::pending(git_dir).len()
-            )));
-        }
-        std::thread::sleep(Duration::from_millis(20));
+            on_served(served);
+        })?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_for_the_lock_ends_when_the_worker_lets_go_or_at_the_deadline() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let git_dir = dir.path();
+        let held = try_lock(git_dir).expect("lock").expect("free");
+        assert!(try_lock(git_dir).expect("lock").is_none());
+        let soon = Instant::now() + Duration::from_millis(50);
+        assert!(lock_until(git_dir, Some(soon)).expect("lock").is_none());
+        assert!(Instant::now() >= soon);
+        // Let go while a waiter blocks: it gets the lock then, long before its deadline.
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            drop(held);
+        });
+        let later = Instant::now() + Duration::from_secs(60);
+        let waited = lock_until(git_dir, Some(later)).expect("lock");
+        assert!(waited.is_some() && Instant::now() < later);
+        release.join().expect("released");
+        drop(waited);
+        // No deadline: a plain blocking wait, here for a lock nobody holds.
+        assert!(lock_until(git_dir, None).expect("lock").is_some());
+        drop(lock(git_dir).expect("lock"));
     }
 }

@@ -9,7 +9,7 @@
 
 use std::sync::LazyLock;
 
-use chrono::{Datelike, Duration, NaiveDate, Weekday};
+use chrono::{Datelike, Days, Duration, Months, NaiveDate, Weekday};
 use regex::{Captures, Regex};
 
 const WEEKDAYS_EN: &str = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
@@ -33,31 +33,28 @@ fn weekday_zh(c: &str) -> Option<Weekday> {
 
 /// The first `day` strictly after `from`.
 fn next_weekday(from: NaiveDate, day: Weekday) -> NaiveDate {
-    let ahead =
-        (7 + day.num_days_from_monday() as i64 - from.weekday().num_days_from_monday() as i64) % 7;
-    from + Duration::days(if ahead == 0 { 7 } else { ahead })
+    let ahead = match day.days_since(from.weekday()) {
+        0 => 7,
+        ahead => ahead,
+    };
+    from + Days::new(u64::from(ahead))
 }
 
+/// The Monday of the week `date` is in (weeks start on Monday, as ISO 8601 has them).
 fn monday_of(date: NaiveDate) -> NaiveDate {
-    date - Duration::days(date.weekday().num_days_from_monday() as i64)
+    // `None` only at chrono's first representable week, far from any message's date.
+    date.week(Weekday::Mon).checked_first_day().unwrap_or(date)
 }
 
 fn last_of_month(date: NaiveDate) -> NaiveDate {
-    let (y, m) = if date.month() == 12 {
-        (date.year() + 1, 1)
-    } else {
-        (date.year(), date.month() + 1)
-    };
-    NaiveDate::from_ymd_opt(y, m, 1).map_or(date, |first| first - Duration::days(1))
+    date.with_day(u32::from(date.num_days_in_month()))
+        .unwrap_or(date)
 }
 
-fn next_month(date: NaiveDate) -> String {
-    let (y, m) = if date.month() == 12 {
-        (date.year() + 1, 1)
-    } else {
-        (date.year(), date.month() + 1)
-    };
-    format!("{y:04}-{m:02}")
+/// The month after `date`'s, as `2026-04` (`None` past chrono's last representable month).
+fn next_month(date: NaiveDate) -> Option<String> {
+    let next = date.checked_add_months(Months::new(1))?;
+    Some(format!("{:04}-{:02}", next.year(), next.month()))
 }
 
 fn ymd(date: NaiveDate) -> String {
@@ -164,7 +161,7 @@ fn english_date(c: &Captures<'_>, date: NaiveDate) -> String {
         return ymd(monday_of(date) + Duration::days(4));
     }
     if c.name("nextmonth").is_some() {
-        return next_month(date);
+        return next_month(date).unwrap_or_else(|| whole.to_string());
     }
     if c.name("eom").is_some() {
         return ymd(last_of_month(date));
@@ -199,7 +196,7 @@ fn chinese_date(c: &Captures<'_>, date: NaiveDate) -> String {
     } else if c.name("nextweek").is_some() {
         return format!("{}当周", ymd(monday_of(date) + Duration::days(7)));
     } else if c.name("nextmonth").is_some() {
-        return next_month(date);
+        return next_month(date).unwrap_or_else(|| whole.to_string());
     } else if c.name("eom").is_some() {
         last_of_month(date)
     } else if let (Some(n), Some(unit)) = (c.name("n"), c.name("unit")) {
@@ -251,6 +248,19 @@ mod tests {
         );
         assert_eq!(absolutize("due end of month", d), "due 2026-03-31");
         assert_eq!(absolutize("in 3 days", d), "by 2026-03-08");
+        // Month and week arithmetic across a year's end and a leap day.
+        let december = day("2026-12-31");
+        assert_eq!(absolutize("ship next month", december), "ship 2027-01");
+        assert_eq!(
+            absolutize("launch next week", december),
+            "launch the week of 2027-01-04"
+        );
+        assert_eq!(absolutize("next Monday", december), "2027-01-04");
+        assert_eq!(
+            absolutize("due end of month", day("2028-02-10")),
+            "due 2028-02-29"
+        );
+        assert_eq!(absolutize("due eow", day("2026-03-08")), "due 2026-03-06");
     }
 
     #[test]
@@ -281,5 +291,7 @@ mod tests {
         // A bare weekday is as often a habit ("每周四发版") as a date: left alone.
         assert_eq!(absolutize("每周四发版", d), "每周四发版");
         assert_eq!(absolutize("本周五截止", d), "2026-03-06截止");
+        assert_eq!(absolutize("下个月上线", day("2026-12-31")), "2027-01上线");
+        assert_eq!(absolutize("月底交付", day("2026-02-03")), "2026-02-28交付");
     }
 }

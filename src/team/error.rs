@@ -40,6 +40,8 @@ pub enum TeamError {
         "git {what} did not finish within {secs} s (the team remote does not answer); it was stopped, and MEMDIR_GIT_TIMEOUT sets the limit in seconds"
     )]
     TimedOut { what: &'static str, secs: u64 },
+    #[error("git {what} printed more than {max} bytes; it was stopped")]
+    TalkedTooMuch { what: &'static str, max: usize },
     #[error("running git to {what} (is git installed?): {source}")]
     Git {
         what: &'static str,

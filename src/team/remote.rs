@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::process::{Ended, output_within};
+use crate::process::{Ended, Supervision};
 use crate::team::TeamError;
 
 /// The remote every team repository uses.
@@ -58,6 +58,10 @@ fn git(dir: &Path) -> Command {
     command
 }
 
+/// What `git` may print (its output here is a few lines; a remote's messages past this are
+/// dropped, and a stdout past it stops it).
+const MAX_GIT_OUTPUT: usize = 16 * 1024 * 1024;
+
 /// Run a `git` command to its end within the time limit; its output whatever its status.
 fn run_command(
     mut command: Command,
@@ -66,13 +70,26 @@ fn run_command(
 ) -> Result<Output, TeamError> {
     command.args(args);
     let limit = time_limit();
-    match output_within(command, limit) {
+    let supervision = Supervision {
+        time_limit: limit,
+        max_stdout: MAX_GIT_OUTPUT,
+        max_stderr: MAX_GIT_OUTPUT,
+        kill_leftovers: false,
+    };
+    match crate::process::run(command, None, &supervision) {
         Ok(Ended::Exited(output)) => Ok(output),
-        Ok(Ended::TimedOut) => Err(TeamError::TimedOut {
+        Ok(Ended::StdoutOverCap) => Err(TeamError::TalkedTooMuch {
+            what,
+            max: MAX_GIT_OUTPUT,
+        }),
+        Ok(Ended::TimedOut | Ended::OutputHeldOpen) => Err(TeamError::TimedOut {
             what,
             secs: limit.as_secs(),
         }),
-        Err(source) => Err(TeamError::Git { what, source }),
+        Err(source) => Err(TeamError::Git {
+            what,
+            source: source.into(),
+        }),
     }
 }
 

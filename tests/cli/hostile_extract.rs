@@ -56,6 +56,28 @@ fn processes_mentioning(needle: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Whether a process is caught in the middle of `execve`: its command line is not set yet
+/// (it reads empty until the new program's arguments are in place, after the parent that
+/// spawned it has already gone on), so [`processes_mentioning`] cannot tell whose it is. Kernel
+/// threads and zombies have no command line either, but neither has an executable.
+fn mid_exec(pid: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.is_empty())
+        && std::fs::read_link(format!("/proc/{pid}/exe")).is_ok()
+        && !gone(pid)
+}
+
+/// Whether anything of this test's may still be running: a process naming `root`, or one too
+/// young to name anything yet (a worker a hook just started, on a busy machine).
+fn busy(root: &Path) -> bool {
+    !processes_mentioning(root).is_empty()
+        || std::fs::read_dir("/proc").is_ok_and(|entries| {
+            entries.filter_map(Result::ok).any(|e| {
+                let pid = e.file_name().to_string_lossy().into_owned();
+                pid.bytes().all(|b| b.is_ascii_digit()) && mid_exec(&pid)
+            })
+        })
+}
+
 /// Wait up to `limit` for `pid` to be gone.
 fn gone_within(pid: &str, limit: Duration) -> bool {
     let start = Instant::now();
@@ -122,7 +144,7 @@ fn a_fifo_or_dev_zero_transcript_is_retired_and_later_sessions_are_still_extract
     }
     // The worker the first hook started serves all three, the poisoned ones first.
     let start = Instant::now();
-    while !processes_mentioning(&env.root).is_empty() && start.elapsed() < Duration::from_secs(15) {
+    while busy(&env.root) && start.elapsed() < Duration::from_secs(15) {
         std::thread::sleep(Duration::from_millis(20));
     }
     let drained = env.run_within(
@@ -174,9 +196,7 @@ fn a_request_that_keeps_killing_the_worker_is_retired_after_three_attempts() {
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
         let start = Instant::now();
-        while !processes_mentioning(&env.root).is_empty()
-            && start.elapsed() < Duration::from_secs(20)
-        {
+        while busy(&env.root) && start.elapsed() < Duration::from_secs(20) {
             std::thread::sleep(Duration::from_millis(20));
         }
     };

@@ -1,12 +1,12 @@
-//! Every process an agent command started, found and killed when its turn ends (DESIGN §6, §10):
-//! the time limit holds for all of them, however they detached.
+//! Every process a supervised program started, found and killed (DESIGN §6, §10): its time limit
+//! holds for all of them, however they detached.
 //!
-//! The command runs in its own process group, but a child that calls `setsid` leaves the group,
-//! and one whose parent exits is handed to init. So on Linux memdir makes itself a *child
-//! subreaper* ([`adopt_orphans`]): orphans below it are handed to memdir instead of init. The
-//! command's tree is then the shell and every process whose parent chain leads to it, plus the
-//! orphans memdir was handed since the shell started, and their descendants; `/proc` lists them.
-//! [`ProcessTree::kill`] sends SIGKILL to all of them (and to the group), reaps the orphans, and
+//! The program runs in a process group of its own, but a child that calls `setsid` leaves the
+//! group, and one whose parent exits is handed to init. So on Linux memdir can make itself a
+//! *child subreaper* ([`adopt_orphans`]): orphans below it are handed to memdir instead of init.
+//! The program's tree is then the program and every process whose parent chain leads to it, plus
+//! the orphans memdir was handed since it started, and their descendants; `/proc` lists them.
+//! [`ProcessTree::kill`] sends SIGKILL to the group and to all of them, reaps the orphans, and
 //! repeats until none is left (a process forking while it is killed is caught by the next round).
 //! Elsewhere only the process group is killed.
 
@@ -17,7 +17,7 @@ use rustix::process::{Pid, Signal, WaitOptions};
 
 /// Make this process the reaper of orphans below it (Linux; elsewhere nothing). Process-wide, so
 /// the binary calls it before it runs agent commands; without it only the process group and
-/// what stays attached to the shell are killed.
+/// what stays attached to the program are killed.
 pub fn adopt_orphans() {
     #[cfg(target_os = "linux")]
     {
@@ -25,12 +25,15 @@ pub fn adopt_orphans() {
     }
 }
 
-/// An agent command's shell (its process group's leader) and, through `/proc`, what it started.
+/// A supervised program, its process group and, through `/proc`, what it started.
 #[derive(Debug, Clone, Copy)]
 pub struct ProcessTree {
+    /// The process group, led by the program's watchdog (the caller's to reap).
+    group: u32,
+    /// The program (its `Child`'s to reap).
     root: u32,
-    /// The shell's start time (clock ticks since boot): a pid reused later is not the shell,
-    /// and an orphan older than the shell is not the command's.
+    /// The program's start time (clock ticks since boot): a pid reused later is not the
+    /// program, and an orphan older than it is not its.
     started: Option<u64>,
 }
 
@@ -47,22 +50,36 @@ struct Process {
 const ROUNDS: usize = 200;
 const PAUSE: Duration = Duration::from_millis(10);
 
+/// SIGKILL a process group.
+pub fn kill_group(group: u32) {
+    if let Some(group) = pid(group) {
+        let _ = rustix::process::kill_process_group(group, Signal::KILL);
+    }
+}
+
+fn pid(pid: u32) -> Option<Pid> {
+    Pid::from_raw(i32::try_from(pid).ok()?)
+}
+
 impl ProcessTree {
-    /// The tree of the child `root` (just spawned, in a process group of its own).
-    pub fn of(root: u32) -> ProcessTree {
-        let started = processes()
-            .into_iter()
-            .find(|p| p.pid == root)
+    /// The tree of the child `root` (just spawned, in process group `group`).
+    pub fn of(group: u32, root: u32) -> ProcessTree {
+        let started = std::fs::read_to_string(format!("/proc/{root}/stat"))
+            .ok()
+            .and_then(|stat| parse_stat(root, &stat))
             .map(|p| p.started);
-        ProcessTree { root, started }
+        ProcessTree {
+            group,
+            root,
+            started,
+        }
     }
 
-    /// SIGKILL the shell's process group and every process of the tree, until none is left. The
-    /// shell itself is left for its `Child` to reap; orphans handed to memdir are reaped here.
+    /// SIGKILL the process group and every process of the tree, until none is left. The program
+    /// and the group's leader are left for their `Child`s to reap; orphans handed to memdir are
+    /// reaped here.
     pub fn kill(&self) {
-        if let Some(group) = Pid::from_raw(self.root as i32) {
-            let _ = rustix::process::kill_process_group(group, Signal::KILL);
-        }
+        kill_group(self.group);
         // Without the subreaper flag, memdir's children are not orphans of the command's (a test
         // harness runs several commands at once): only what hangs below the shell is killed.
         let me = subreaper().then(std::process::id);
@@ -72,7 +89,7 @@ impl ProcessTree {
                 return;
             }
             for process in alive {
-                let Some(pid) = Pid::from_raw(process.pid as i32) else {
+                let Some(pid) = pid(process.pid) else {
                     continue;
                 };
                 if !process.zombie {
@@ -86,8 +103,9 @@ impl ProcessTree {
         }
     }
 
-    /// The processes of the tree in `table` still to kill or reap (the shell once it is a
-    /// zombie is its `Child`'s to reap, not ours); `me` is memdir when orphans come to it.
+    /// The processes of the tree in `table` still to kill or reap (the program once it is a
+    /// zombie is its `Child`'s to reap, not ours, and the group's leader is never one);
+    /// `me` is memdir when orphans come to it.
     fn members(&self, table: &[Process], me: Option<u32>) -> Vec<Process> {
         let Some(started) = self.started else {
             return Vec::new();
@@ -96,7 +114,10 @@ impl ProcessTree {
             .iter()
             .filter(|p| {
                 (p.pid == self.root && p.started == started)
-                    || (Some(p.parent) == me && p.pid != self.root && p.started >= started)
+                    || (Some(p.parent) == me
+                        && p.pid != self.root
+                        && p.pid != self.group
+                        && p.started >= started)
             })
             .map(|p| p.pid)
             .collect();
@@ -181,7 +202,7 @@ mod tests {
     }
 
     #[test]
-    fn the_tree_is_the_shell_its_descendants_and_younger_orphans() {
+    fn the_tree_is_the_program_its_descendants_and_younger_orphans() {
         let p = |pid, parent, started, zombie| Process {
             pid,
             parent,
@@ -190,12 +211,14 @@ mod tests {
         };
         let me = 10;
         let tree = ProcessTree {
+            group: 19,
             root: 20,
             started: Some(100),
         };
         let table = [
             p(10, 1, 50, false),   // memdir
-            p(20, 10, 100, true),  // the shell, exited: its Child reaps it
+            p(19, 10, 100, false), // the watchdog leading the group: the caller's
+            p(20, 10, 100, true),  // the program, exited: its Child reaps it
             p(21, 20, 101, false), // its child
             p(22, 21, 102, false), // a grandchild
             p(30, 10, 105, false), // an orphan handed to memdir after the shell started
@@ -214,7 +237,7 @@ mod tests {
         let mut pids: Vec<u32> = tree.members(&table, None).iter().map(|p| p.pid).collect();
         pids.sort();
         assert_eq!(pids, [21, 22]);
-        // A pid reused after the shell was reaped is not the shell.
+        // A pid reused after the program was reaped is not the program.
         let reused = [
             p(10, 1, 50, false),
             p(20, 1, 300, false),

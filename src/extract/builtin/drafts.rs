@@ -1,0 +1,283 @@
+//! The builtin extractor's drafts (DESIGN §3, §6): which memory a statement becomes — the one it
+//! is about when one is known (the same project choice, or enough words in common; a correction
+//! needs fewer), or a new one named from its first significant words — and its topic file: a
+//! description, and a body whose feedback and project memories say **Why:** and **How to
+//! apply:**.
+
+use chrono::NaiveDate;
+
+use super::classifier::Statement;
+use super::cues::{
+    FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, MY, STALE_VALUE, URL, WHEN, WHY, slot_of,
+};
+use super::segmenter::capitalise;
+use crate::extract::{Action, Draft, Existing};
+use crate::memory::statement::{cjk_pairs, similarity, words};
+use crate::memory::taxonomy::MemoryType;
+
+/// A memory known to this run: in the dir before it, or drafted by it.
+#[derive(Debug, Clone)]
+pub(super) struct Known {
+    pub(super) name: String,
+    pub(super) memory_type: Option<MemoryType>,
+    text: String,
+    slot: Option<&'static str>,
+}
+
+impl Known {
+    /// A memory in the dir before the run.
+    pub(super) fn of(memory: &Existing) -> Known {
+        let text = format!("{} {}", memory.description, memory.body);
+        Known {
+            slot: slot_of(&text),
+            name: memory.name.clone(),
+            memory_type: memory.memory_type,
+            text,
+        }
+    }
+}
+
+/// Add a statement: as an update of the memory it is about, or as a new memory.
+pub(super) fn record(
+    known: &mut Vec<Known>,
+    actions: &mut Vec<Action>,
+    statement: Statement,
+    text: String,
+    context: &str,
+    date: NaiveDate,
+) {
+    let slot = slot_of(&text);
+    let same_slot = slot.and_then(|s| {
+        known.iter().rposition(|k| {
+            k.slot == Some(s)
+                && k.memory_type
+                    .is_none_or(|t| compatible(t, statement.memory_type))
+        })
+    });
+    // A correction is matched with what explains it too ("we went trunk-based. Staging now
+    // deploys tags" corrects "staging deploys from develop").
+    // "the bar is 0.88, not 0.85": the memory keeps the current value only.
+    let text = if statement.correction {
+        STALE_VALUE.replace_all(&text, "").into_owned()
+    } else {
+        text
+    };
+    let (threshold, about) = if statement.correction {
+        (0.3, format!("{text} {context}"))
+    } else {
+        (0.6, text.clone())
+    };
+    let target = same_slot
+        .or_else(|| best_match(known, &text, Some(statement.memory_type), threshold))
+        .or_else(|| best_match(known, &about, Some(statement.memory_type), threshold));
+    let (name, memory_type) = match target {
+        Some(i) => (
+            known[i].name.clone(),
+            known[i].memory_type.unwrap_or(statement.memory_type),
+        ),
+        None => (
+            unique_name(known, &name_for(&text, slot, statement.memory_type)),
+            statement.memory_type,
+        ),
+    };
+    let draft = draft(&name, memory_type, &text, context, date);
+    let entry = Known {
+        name: name.clone(),
+        memory_type: Some(memory_type),
+        text: format!("{} {}", draft.description, draft.body),
+        slot,
+    };
+    match target {
+        Some(i) => known[i] = entry,
+        None => known.push(entry),
+    }
+    actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
+    actions.push(Action::Save(draft));
+}
+
+/// A feedback rule about a tool and a project fact about the same tool are the same memory.
+fn compatible(a: MemoryType, b: MemoryType) -> bool {
+    a == b
+        || matches!(
+            (a, b),
+            (MemoryType::Feedback, MemoryType::Project)
+                | (MemoryType::Project, MemoryType::Feedback)
+        )
+}
+
+/// Remove the memory "forget …" is about, if one is.
+pub(super) fn forget(
+    known: &mut Vec<Known>,
+    actions: &mut Vec<Action>,
+    rest: &str,
+    previous_reply: &str,
+) {
+    if let Some(target) = forget_target(known, rest, previous_reply) {
+        let name = known.remove(target).name;
+        actions.retain(|a| !matches!(a, Action::Save(d) if d.name == name));
+        actions.push(Action::Delete { name });
+    }
+}
+
+/// What "forget …" is about: what follows it, or, for "forget that", what was just discussed.
+fn forget_target(known: &[Known], rest: &str, previous_reply: &str) -> Option<usize> {
+    best_match(known, rest, None, 0.1).or_else(|| {
+        let anaphoric = words(rest).len() + cjk_pairs(rest).len() <= 6;
+        if anaphoric {
+            best_match(known, previous_reply, None, 0.3)
+        } else {
+            None
+        }
+    })
+}
+
+pub(super) fn best_match(
+    known: &[Known],
+    text: &str,
+    memory_type: Option<MemoryType>,
+    threshold: f64,
+) -> Option<usize> {
+    let slot = slot_of(text);
+    let mut best: Option<(usize, f64)> = None;
+    for (i, k) in known.iter().enumerate() {
+        if let (Some(want), Some(have)) = (memory_type, k.memory_type)
+            && !compatible(want, have)
+        {
+            continue;
+        }
+        let mut score = similarity(text, &k.text);
+        if slot.is_some() && slot == k.slot {
+            score += 0.5;
+        }
+        if score >= threshold && best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The memory's name: its slot, or its first significant words; a Chinese-only statement is
+/// named by type and a hash of its text.
+fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) -> String {
+    // Short, so that the index line keeps room for the description; never from a URL.
+    let significant = words(&URL.replace_all(text, " "));
+    let mut name = String::new();
+    if let Some(slot) = slot {
+        name.push_str(slot);
+    } else {
+        for word in significant.iter().take(4) {
+            let word: String = word
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if word.is_empty() || name.len() + word.len() + 1 > 32 {
+                continue;
+            }
+            if !name.is_empty() {
+                name.push('-');
+            }
+            name.push_str(&word);
+        }
+    }
+    let name = name.trim_matches('-').to_string();
+    if name.len() < 3 || significant.len() < 2 && slot.is_none() {
+        return format!(
+            "{}-{:08x}",
+            memory_type.as_str(),
+            crate::extract::state::fnv1a(text.as_bytes()) as u32
+        );
+    }
+    name
+}
+
+fn unique_name(known: &[Known], base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while known.iter().any(|k| k.name == name) {
+        name = format!("{base}-{n}");
+        n += 1;
+    }
+    name
+}
+
+/// The topic file for a statement (§3): feedback and project bodies say why and how to apply.
+fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: NaiveDate) -> Draft {
+    let mut description: String = text.chars().take(140).collect();
+    if description.len() < text.len() {
+        description.push('…');
+    }
+    let statement = match memory_type {
+        MemoryType::User => third_person(text),
+        _ => text.to_string(),
+    };
+    let day = date.format("%Y-%m-%d");
+    let context = (!context.is_empty()).then(|| format!("{}.", capitalise(context)));
+    let body = match memory_type {
+        MemoryType::Feedback => {
+            let why = reason(text)
+                .or(context)
+                .unwrap_or_else(|| format!("the user asked for this on {day}."));
+            let how = WHEN
+                .captures(text)
+                .and_then(|c| c.name("when"))
+                .map_or_else(
+                    || "follow this in all future work on this project unless the user says otherwise.".to_string(),
+                    |w| format!("{}: do this, in every session.", w.as_str().trim()),
+                );
+            format!("{statement}.\n\n**Why:** {why}\n**How to apply:** {how}\n")
+        }
+        MemoryType::Project => {
+            let why = reason(text)
+                .or(context)
+                .unwrap_or_else(|| format!("stated by the user on {day}."));
+            format!(
+                "{statement}.\n\n**Why:** {why}\n**How to apply:** take this into account when planning, scheduling or suggesting work; check it is still current before relying on it.\n"
+            )
+        }
+        MemoryType::User => match context {
+            Some(more) => format!("{statement}. {more}\n\n(Said by the user on {day}.)\n"),
+            None => format!("{statement}.\n\n(Said by the user on {day}.)\n"),
+        },
+        MemoryType::Reference => match context {
+            Some(more) => format!("{statement}.\n\n{more}\n"),
+            None => format!("{statement}.\n"),
+        },
+    };
+    Draft {
+        name: name.to_string(),
+        memory_type,
+        description: description.replace(['\n', '\r'], " "),
+        title: None,
+        body,
+    }
+}
+
+fn reason(text: &str) -> Option<String> {
+    let captures = WHY.captures(text)?;
+    let why = captures
+        .name("why")
+        .or(captures.name("zh"))?
+        .as_str()
+        .trim();
+    (why.chars().count() >= 6).then(|| {
+        let mut why = capitalise(why);
+        if !why.ends_with(['.', '。']) {
+            why.push('.');
+        }
+        why
+    })
+}
+
+/// "I'm a data engineer" → "The user is a data engineer".
+fn third_person(text: &str) -> String {
+    let replaced = if let Some(m) = FIRST_PERSON.find(text) {
+        format!("The user is{}", &text[m.end()..])
+    } else if let Some(m) = FIRST_PERSON_HAVE.find(text) {
+        format!("The user has{}", &text[m.end()..])
+    } else if let Some(m) = FIRST_PERSON_I.find(text) {
+        format!("The user{}", &text[m.end()..])
+    } else {
+        return format!("The user said: {text}");
+    };
+    MY.replace_all(&replaced, "their").into_owned()
+}

@@ -1,0 +1,351 @@
+//! The `builtin` extractor (DESIGN §6): offline and deterministic. It reads only what the person
+//! typed (never tool output, sub-agents or summaries) and keeps statements that carry a cue:
+//!
+//! - feedback: instructions about how to work ("from now on…", "always/never…", "don't … use …
+//!   instead", "I prefer…", "以后…", "不要再…");
+//! - user: who the person is ("I'm a data engineer", "I've written Go for ten years", "我是…");
+//! - reference: where things live outside the code (a URL or a channel, with a word saying what
+//!   it is: dashboard, docs, tracker, runbook…);
+//! - project: decisions with their reasons, deadlines and freezes, owners, outside constraints.
+//!
+//! Questions, hypotheticals, one-off task instructions ("for now", "this time"), statements about
+//! the code itself (derivable from it), anything holding a secret, and what only the assistant
+//! proposed are dropped. A proposal the person confirms ("Should I always…?" — "yes") is kept.
+//! A correction ("actually…", "we switched to…") or a restatement updates the memory it is about
+//! instead of adding a second one; "forget…" removes it. Relative dates become absolute.
+
+use std::collections::BTreeSet;
+
+use crate::extract::transcript::Turn;
+use crate::extract::{Action, Existing};
+use crate::memory::dates;
+use crate::memory::statement::{DECISION, FEEDBACK};
+use crate::memory::taxonomy::MemoryType;
+
+mod classifier;
+mod cues;
+mod drafts;
+mod segmenter;
+
+use classifier::{Statement, classify, in_rules_list, in_scoped_list, is_context, rule};
+use cues::{
+    ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
+    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD,
+};
+use drafts::{Known, best_match, forget, record};
+use segmenter::{Sentence, capitalise, clause_tails, statements_of};
+
+/// Turn the person's prompts of a range into saves, updates and removals.
+pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
+    let mut known: Vec<Known> = existing.iter().map(Known::of).collect();
+    let mut actions: Vec<Action> = Vec::new();
+    for turn in turns {
+        let date = turn
+            .timestamp
+            .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
+        let sentences = statements_of(turn);
+        let mut used = vec![false; sentences.len()];
+        // "That note is stale." makes what follows in the prompt a correction.
+        let mut correcting = false;
+        for (
+            i,
+            Sentence {
+                text: sentence,
+                asked,
+                line,
+            },
+        ) in sentences.iter().enumerate()
+        {
+            // Nothing of a sentence that holds a secret is kept, not even a clause of it.
+            if used[i] || crate::secrets::find(sentence).is_some() {
+                continue;
+            }
+            let forget_rest = |text: &str| {
+                FORGET
+                    .find(text)
+                    .map(|m| text[m.end()..].to_string())
+                    .or_else(|| {
+                        FORGET_ZH
+                            .is_match(text)
+                            .then(|| FORGET_ZH.replace(text, " ").into_owned())
+                    })
+            };
+            // "Forget that note": what the prompt and the reply before it were about.
+            let about = || {
+                let mut about: Vec<&str> = sentences.iter().map(|s| s.text.as_str()).collect();
+                about.push(&turn.previous_reply);
+                about.join(" ")
+            };
+            if let Some(rest) = forget_rest(sentence) {
+                forget(&mut known, &mut actions, &rest, &about());
+                continue;
+            }
+            let scoped_line = sentences[..=i]
+                .iter()
+                .any(|s| s.line == *line && SCOPE_LEAD.is_match(&s.text));
+            if scoped_line || in_scoped_list(&sentences, i) && FEEDBACK.is_match(sentence) {
+                // "few things for today: - don't touch X": today's task, not a rule.
+                continue;
+            }
+            // "scratch what I said about the board — we moved …": a correction of what follows.
+            let (sentence, retracting) = match RETRACTION.find(sentence) {
+                Some(m) if m.end() < sentence.len() => (&sentence[m.end()..], true),
+                _ => (sentence.as_str(), false),
+            };
+            correcting |= retracting;
+            let rules_item = in_rules_list(&sentences, i);
+            let Some(mut statement) = rules_item
+                .then(|| rule(sentence))
+                .flatten()
+                .or_else(|| classify(sentence, *asked).filter(|_| !rules_item))
+                .or_else(|| {
+                    // A statement mid-sentence: "…, so context: I mostly do infra, …".
+                    clause_tails(sentence).find_map(|tail| classify(tail, *asked))
+                })
+            else {
+                if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
+                    forget(&mut known, &mut actions, &rest, &about());
+                } else if CORRECTED_VALUE.is_match(sentence)
+                    && let Some(target) = best_match(&known, sentence, None, 0.3)
+                {
+                    // "for credit-limit the bar is 0.88, not 0.85": a new value for a memory.
+                    let statement = Statement {
+                        memory_type: known[target].memory_type.unwrap_or(MemoryType::Project),
+                        text: capitalise(sentence.trim_end_matches(['.', '。'])),
+                        correction: true,
+                    };
+                    let text = dates::absolutize(&statement.text, date);
+                    record(&mut known, &mut actions, statement, text, "", date);
+                } else if CORRECTION.is_match(sentence) {
+                    correcting = true;
+                }
+                continue;
+            };
+            statement.correction |= correcting;
+            // "That note is stale: we moved triage to Linear. Bugs go to …": what follows a
+            // correction corrects too.
+            correcting |= statement.correction;
+            used[i] = true;
+            // "I'm the only tech writer here, so: we never write 'simply'": two memories.
+            if let Some((at, other)) = clause_tails(sentence).find_map(|tail| {
+                if statement.memory_type != MemoryType::User || BACK_REFERENCE.is_match(tail) {
+                    return None;
+                }
+                let other = classify(tail, *asked)?;
+                let at = statement.text.find(tail)?;
+                let kept = matches!(
+                    other.memory_type,
+                    MemoryType::Feedback | MemoryType::Reference
+                );
+                (kept && at > 0).then_some((at, other))
+            }) {
+                statement.text = statement.text[..at]
+                    .trim_end_matches([',', ':', ';', ' ', '—', '–', '-', '，', '：'])
+                    .to_string();
+                let text = dates::absolutize(&other.text, date);
+                record(&mut known, &mut actions, other, text, "", date);
+            }
+            // "We picked it on purpose: …" is about the sentence before it.
+            if ANAPHOR.is_match(sentence)
+                || statement.memory_type == MemoryType::Feedback && POINTS_BACK.is_match(sentence)
+            {
+                let mut before = Vec::new();
+                for j in (i.saturating_sub(2)..i).rev() {
+                    let previous = &sentences[j].text;
+                    if used[j] || !(is_context(previous) || REQUEST.is_match(previous)) {
+                        break;
+                    }
+                    used[j] = true;
+                    let previous = REQUEST.replace(previous, "");
+                    let previous = LEAD_IN.replace(&previous, "");
+                    before.insert(0, capitalise(previous.trim().trim_end_matches(['?', '？'])));
+                }
+                if !before.is_empty() {
+                    statement.text = format!("{}. {}", before.join(". "), statement.text);
+                }
+            }
+            // The sentences after a statement that explain it are its reason.
+            let mut context = Vec::new();
+            for j in i + 1..sentences.len() {
+                let next = &sentences[j].text;
+                let continues = CONTINUES.is_match(next)
+                    || classify(next, sentences[j].asked).is_none_or(|other| {
+                        other.memory_type == statement.memory_type
+                            && (
+                                // A second project fact right after the first explains it.
+                                other.memory_type == MemoryType::Project && !DECISION.is_match(next)
+                                // "…semicolons. please never add them": the same rule again.
+                                || BACK_REFERENCE.is_match(next)
+                            )
+                    });
+                // What the person says of themselves goes on about them, not the task.
+                let about_them = statement.memory_type != MemoryType::User || ME.is_match(next);
+                if context.len() == 2
+                    || sentences[j].line != *line
+                    || !is_context(next)
+                    || !continues
+                    || !about_them
+                {
+                    break;
+                }
+                used[j] = true;
+                context.push(next.trim_end_matches(['.', '。']).to_string());
+            }
+            let text = dates::absolutize(&statement.text, date);
+            let context = dates::absolutize(&context.join(". "), date);
+            record(&mut known, &mut actions, statement, text, &context, date);
+        }
+    }
+    // A memory saved and then removed in the same range never needs saving.
+    let deleted: BTreeSet<String> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Delete { name } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let existed: BTreeSet<&str> = existing.iter().map(|m| m.name.as_str()).collect();
+    actions.retain(|a| match a {
+        Action::Delete { name } => existed.contains(name.as_str()),
+        Action::Save(d) => !deleted.contains(&d.name) || existed.contains(d.name.as_str()),
+    });
+    actions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(prompt: &str, previous: &str) -> Turn {
+        Turn {
+            previous_reply: previous.into(),
+            prompt: prompt.into(),
+            timestamp: chrono::DateTime::parse_from_rfc3339("2026-03-05T10:00:00Z")
+                .ok()
+                .map(|t| t.with_timezone(&chrono::Utc)),
+            end: 0,
+        }
+    }
+
+    fn saves(actions: &[Action]) -> Vec<(MemoryType, String)> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Save(d) => Some((d.memory_type, d.body.clone())),
+                Action::Delete { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_four_types() {
+        let turns = [
+            turn(
+                "From now on, use pnpm instead of npm because the lockfile is pnpm's.",
+                "",
+            ),
+            turn("I'm a data engineer and new to Rust.", ""),
+            turn(
+                "The on-call dashboard is https://grafana.example.com/d/payments",
+                "",
+            ),
+            turn(
+                "We decided to drop Python 3.8 support because of the audit.",
+                "",
+            ),
+        ];
+        let got = saves(&extract(&turns, &[]));
+        let types: Vec<_> = got.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            types,
+            [
+                MemoryType::Feedback,
+                MemoryType::User,
+                MemoryType::Reference,
+                MemoryType::Project
+            ]
+        );
+        assert!(
+            got[0].1.contains("**Why:** The lockfile is pnpm's."),
+            "{}",
+            got[0].1
+        );
+        assert!(got[0].1.contains("**How to apply:**"));
+        assert!(got[1].1.starts_with("The user is a data engineer"));
+    }
+
+    #[test]
+    fn questions_tasks_and_code_facts_are_not_memories() {
+        let turns = [
+            turn("Should we always use tabs?", ""),
+            turn("Fix the failing test in src/parse.rs for now.", ""),
+            turn("The parser lives in src/parse.rs and calls lexer.rs.", ""),
+            turn("what if we never deployed on Fridays", ""),
+            turn(
+                "Remember my key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
+                "",
+            ),
+        ];
+        assert_eq!(extract(&turns, &[]), []);
+    }
+
+    #[test]
+    fn corrections_update_and_forget_removes() {
+        let turns = [
+            turn("Remember that we use npm for this repo.", ""),
+            turn("Actually, we switched to pnpm last month.", ""),
+        ];
+        let actions = extract(&turns, &[]);
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        let Action::Save(d) = &actions[0] else {
+            panic!("expected a save: {actions:?}")
+        };
+        assert!(
+            d.body.contains("pnpm") && !d.body.contains(" npm "),
+            "{}",
+            d.body
+        );
+        let existing = [Existing {
+            name: d.name.clone(),
+            memory_type: Some(d.memory_type),
+            description: d.description.clone(),
+            body: d.body.clone(),
+        }];
+        let forget = extract(
+            &[turn("Please forget what I said about pnpm.", "")],
+            &existing,
+        );
+        assert_eq!(
+            forget,
+            [Action::Delete {
+                name: d.name.clone()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_confirmed_proposal_is_kept_an_unconfirmed_one_is_not() {
+        let asked = "Done. Should I always run the linter before committing?";
+        assert_eq!(saves(&extract(&[turn("yes please", asked)], &[])).len(), 1);
+        assert_eq!(extract(&[turn("no, just this once", asked)], &[]), []);
+        assert_eq!(extract(&[turn("now fix the login page", asked)], &[]), []);
+    }
+
+    #[test]
+    fn chinese_and_dates() {
+        let got = saves(&extract(
+            &[
+                turn("以后提交前都要先跑 cargo fmt。", ""),
+                turn("我们下周五冻结代码，因为要发版。", ""),
+                turn("我是后端工程师，前端不太熟。", ""),
+            ],
+            &[],
+        ));
+        let types: Vec<_> = got.iter().map(|(t, _)| *t).collect();
+        assert_eq!(
+            types,
+            [MemoryType::Feedback, MemoryType::Project, MemoryType::User]
+        );
+        assert!(got[1].1.contains("2026-03-13"), "{}", got[1].1);
+    }
+}
