@@ -1,6 +1,6 @@
-//! Walking a folder tree that git does not describe (DESIGN §9: `verify` in a project that is no
-//! git repository), with ripgrep's walker (the `ignore` crate). The agent extractor's sandboxed
-//! glob and grep (§6) walk the same way and are meant to move here.
+//! Walking a folder tree that git does not describe, with ripgrep's walker (the `ignore` crate):
+//! `verify` in a project that is no git repository (DESIGN §9, [`files`]) and the agent
+//! extractor's sandboxed glob and grep (§6, [`entries`]).
 //!
 //! What a walk yields depends on the tree alone, never on ignore files: `ignore`'s standard
 //! filters are all off (no `.gitignore`, `.ignore`, `.git/info/exclude` or global excludes, and
@@ -49,9 +49,7 @@ pub fn files(root: &Path, options: &WalkOptions) -> Walked {
         skip_hidden_dirs,
         max_files,
     } = *options;
-    let walk = ignore::WalkBuilder::new(root)
-        .standard_filters(false)
-        .follow_links(false)
+    let walk = walker(root)
         // The root (depth 0) is never filtered out by `ignore`.
         .filter_entry(move |entry| {
             let Some(name) = entry.file_name().to_str() else {
@@ -88,6 +86,44 @@ pub fn files(root: &Path, options: &WalkOptions) -> Walked {
         files,
         complete: true,
     }
+}
+
+/// Every entry under `root`, folders included, depth first in name order (a walk that stops
+/// early keeps the same entries every time). `keep` says of an entry (its path and whether it is
+/// a folder) whether it is met at all, and for a folder whether it is entered; `visit` meets each
+/// kept entry and returns false to stop. At most `max_entries` are met. Returns whether the walk
+/// stopped early (at the cap or by `visit`).
+pub fn entries(
+    root: &Path,
+    max_entries: usize,
+    keep: impl Fn(&Path, bool) -> bool + Send + Sync + 'static,
+    mut visit: impl FnMut(&Path, bool) -> bool,
+) -> bool {
+    let walk = walker(root)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            entry.depth() == 0 || keep(entry.path(), is_dir)
+        })
+        .build();
+    for (met, entry) in walk.flatten().filter(|entry| entry.depth() > 0).enumerate() {
+        if met == max_entries {
+            return true;
+        }
+        let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+        if !visit(entry.path(), is_dir) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `ignore`'s walker as memdir uses it: what a walk yields depends on the tree alone (every
+/// ignore-file filter off, hidden files kept), symlinks listed and never followed.
+fn walker(root: &Path) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder.standard_filters(false).follow_links(false);
+    builder
 }
 
 /// `path` relative to `root`, `/`-separated.
@@ -185,6 +221,43 @@ mod tests {
         assert_eq!(
             paths(&files(&root.join("linked"), &OPTIONS)),
             vec!["file.md"]
+        );
+    }
+
+    #[test]
+    fn entries_come_in_name_order_and_keep_decides_what_is_entered() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for path in ["b/x", "a", "c/skip/y", "c/z"] {
+            touch(root, path);
+        }
+        let mut met = Vec::new();
+        let stopped = entries(
+            root,
+            100,
+            |path, is_dir| !(is_dir && path.ends_with("skip")),
+            |path, is_dir| {
+                let rest = relative(root, path).expect("under the root");
+                met.push(if is_dir { format!("{rest}/") } else { rest });
+                true
+            },
+        );
+        assert!(!stopped);
+        assert_eq!(met, ["a", "b/", "b/x", "c/", "c/z"]);
+        let mut count = 0;
+        assert!(entries(
+            root,
+            2,
+            |_, _| true,
+            |_, _| {
+                count += 1;
+                true
+            }
+        ));
+        assert_eq!(count, 2, "the cap");
+        assert!(
+            entries(root, 100, |_, _| true, |_, _| false),
+            "visit stops it"
         );
     }
 

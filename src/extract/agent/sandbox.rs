@@ -29,6 +29,7 @@ const MAX_PATTERN_LEN: usize = 1000;
 /// Where reads may go: the project and the memory dir, resolved (`..` and symlinks), minus
 /// `.git` internals and, when the project is the home folder (or above it), the hidden entries of
 /// the home folder (`~/.ssh`, `~/.aws`, …).
+#[derive(Clone)]
 pub struct Sandbox {
     /// The project as given: relative paths are taken from it.
     project: Option<PathBuf>,
@@ -203,42 +204,17 @@ impl Sandbox {
             .unwrap_or_else(|| real.to_string_lossy().into_owned())
     }
 
-    /// Walk a resolved dir without following symlinks, skipping `.git` and what [`Self::check`]
-    /// refuses; `visit` gets each entry's path and whether it is a dir, and returns false to stop.
-    /// Returns true when the walk stopped early (a cap or `visit`).
-    fn walk(&self, dir: &Path, mut visit: impl FnMut(&Path, bool) -> bool) -> bool {
-        let mut stack = vec![dir.to_path_buf()];
-        let mut seen = 0usize;
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            let mut entries: Vec<_> = entries.flatten().collect();
-            entries.sort_by_key(|e| e.file_name());
-            let mut subdirs = Vec::new();
-            for entry in entries {
-                seen += 1;
-                if seen > MAX_WALK_ENTRIES {
-                    return true;
-                }
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let path = entry.path();
-                if entry.file_name() == ".git" || self.check(&path).is_err() {
-                    continue;
-                }
-                if !visit(&path, kind.is_dir()) {
-                    return true;
-                }
-                if kind.is_dir() {
-                    subdirs.push(path);
-                }
-            }
-            // Depth first, in name order.
-            stack.extend(subdirs.into_iter().rev());
-        }
-        false
+    /// Walk a resolved dir (see [`crate::walk::entries`]), skipping `.git` and what
+    /// [`Self::check`] refuses; `visit` gets each entry's path and whether it is a dir, and
+    /// returns false to stop. Returns true when the walk stopped early (a cap or `visit`).
+    fn walk(&self, dir: &Path, visit: impl FnMut(&Path, bool) -> bool) -> bool {
+        let sandbox = self.clone();
+        crate::walk::entries(
+            dir,
+            MAX_WALK_ENTRIES,
+            move |path, _| path.file_name() != Some(".git".as_ref()) && sandbox.check(path).is_ok(),
+            visit,
+        )
     }
 
     /// A file's text, its first [`MAX_READ_BYTES`].
@@ -336,14 +312,15 @@ impl Sandbox {
         let Some(project) = self.project_real.clone() else {
             return Err(Denied::Failed("the project dir does not exist".into()));
         };
-        let regex = glob_regex(pattern).map_err(Denied::Failed)?;
+        let glob = crate::glob::Glob::new(pattern)
+            .map_err(|e| Denied::Failed(format!("bad glob: {}", last_line(&e.to_string()))))?;
         let mut paths = Vec::new();
         let truncated = self.walk(&project, |path, is_dir| {
             let Ok(rest) = path.strip_prefix(&project) else {
                 return true;
             };
             let rest = rest.to_string_lossy().replace('\\', "/");
-            if regex.is_match(&rest) {
+            if glob.is_match(&rest) {
                 if paths.len() >= MAX_GLOB_PATHS {
                     return false;
                 }
@@ -399,73 +376,6 @@ impl Matches {
         }
         true
     }
-}
-
-/// A glob as an anchored regex over `/`-separated relative paths: `*` and `?` stay within one
-/// component, `**` spans any number of them, `[…]` is a class (`[!…]` negated), `{a,b}` an
-/// alternative; everything else is literal.
-fn glob_regex(glob: &str) -> Result<Regex, String> {
-    let mut out = String::from("^");
-    let chars: Vec<char> = glob.chars().collect();
-    let mut braces = 0usize;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '*' if chars.get(i + 1) == Some(&'*') => {
-                i += 1;
-                if chars.get(i + 1) == Some(&'/') {
-                    i += 1;
-                    out.push_str("(?:.*/)?");
-                } else {
-                    out.push_str(".*");
-                }
-            }
-            '*' => out.push_str("[^/]*"),
-            '?' => out.push_str("[^/]"),
-            '[' => match chars[i + 1..].iter().position(|&c| c == ']') {
-                Some(len) if len > 0 => {
-                    let class: String = chars[i + 1..i + 1 + len].iter().collect();
-                    let (negated, class) = match class.strip_prefix('!') {
-                        Some(rest) => (true, rest.to_string()),
-                        None => (false, class),
-                    };
-                    out.push('[');
-                    if negated {
-                        out.push('^');
-                    }
-                    for c in class.chars() {
-                        if matches!(c, '\\' | '[' | ']' | '^' | '&' | '~') {
-                            out.push('\\');
-                        }
-                        out.push(c);
-                    }
-                    out.push(']');
-                    i += len + 1;
-                }
-                _ => out.push_str(r"\["),
-            },
-            '{' => {
-                braces += 1;
-                out.push_str("(?:");
-            }
-            ',' if braces > 0 => out.push('|'),
-            '}' if braces > 0 => {
-                braces -= 1;
-                out.push(')');
-            }
-            c => out.push_str(&regex::escape(&c.to_string())),
-        }
-        i += 1;
-    }
-    if braces > 0 {
-        return Err("bad glob: an unclosed '{'".into());
-    }
-    out.push('$');
-    RegexBuilder::new(&out)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|e| format!("bad glob: {}", last_line(&e.to_string())))
 }
 
 #[cfg(test)]
@@ -618,24 +528,35 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn globs() {
-        let matches = |glob: &str, path: &str| glob_regex(glob).expect("glob").is_match(path);
-        assert!(matches("**/*.toml", "a.toml"));
-        assert!(matches("**/*.toml", "x/y/a.toml"));
-        assert!(!matches("**/*.toml", "a.tomlx"));
-        assert!(!matches("*.toml", "x/a.toml"));
-        assert!(matches("src/*.rs", "src/a.rs"));
-        assert!(!matches("src/*.rs", "src/x/a.rs"));
-        assert!(matches("docs/**", "docs/a/b.md"));
-        assert!(matches("*.{rs,toml}", "Cargo.toml"));
-        assert!(!matches("*.{rs,toml}", "Cargo.lock"));
-        assert!(matches("?.md", "a.md"));
-        assert!(!matches("?.md", "ab.md"));
-        assert!(matches("[!a]b", "cb"));
-        assert!(!matches("[!a]b", "ab"));
-        assert!(matches("a.b", "a.b"));
-        assert!(!matches("a.b", "axb"));
-        assert!(matches("[ab", "[ab"));
-        assert!(glob_regex("{a,b").is_err());
+    fn globs_list_matching_paths_in_name_order_dirs_with_a_slash() {
+        let d = dirs();
+        for file in [
+            "src/a.rs",
+            "src/x/a.rs",
+            "Cargo.toml",
+            "Cargo.lock",
+            "docs/a/b.md",
+        ] {
+            let path = d.project.join(file);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+            std::fs::write(path, "x\n").expect("write");
+        }
+        let sandbox = Sandbox::new(&d.project, &d.memory, None);
+        let glob = |pattern: &str| match sandbox.glob(pattern) {
+            Ok(found) => found.output,
+            Err(denied) => panic!("{pattern}: {denied:?}"),
+        };
+        assert_eq!(glob("**/*.rs"), "src/a.rs\nsrc/x/a.rs");
+        assert_eq!(glob("src/*.rs"), "src/a.rs");
+        assert_eq!(glob("*.{rs,toml}"), "Cargo.toml");
+        assert_eq!(glob("docs/**"), "docs/\ndocs/a/\ndocs/a/b.md");
+        assert_eq!(glob("?ocs"), "docs/");
+        assert_eq!(glob("[!C]*.md"), "alias.md\nnotes.md");
+        assert_eq!(glob("./notes.md"), "notes.md");
+        assert!(matches!(
+            sandbox.glob("../outside/*"),
+            Err(Denied::Refused(_))
+        ));
+        assert!(matches!(sandbox.glob("/etc/*"), Err(Denied::Refused(_))));
     }
 }
