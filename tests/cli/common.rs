@@ -449,6 +449,18 @@ pub fn labelled_cases(set: &str) -> Vec<PathBuf> {
     cases
 }
 
+/// A labelled case's name (its folder's) and what its `expected.json` says.
+pub fn expected_of<T: serde::de::DeserializeOwned>(case: &Path) -> (String, T) {
+    let name = case
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let expected =
+        serde_json::from_slice(&std::fs::read(case.join("expected.json")).expect("expected.json"))
+            .unwrap_or_else(|e| panic!("{name}/expected.json: {e}"));
+    (name, expected)
+}
+
 /// One teammate: a hermetic environment with team memory cloned from `remote`.
 pub struct Mate {
     pub env: TestEnv,
@@ -535,4 +547,14 @@ pub fn assert_only_fast_forwards(remote: &Path) {
         }
     }
     assert!(updates >= 3, "{updates} updates recorded");
+}
+
+/// Wait, polling every 10 ms, until `done`; fails with `what` if it is not done within `limit`.
+/// (Tests wait on what they can observe, never for a fixed time.)
+pub fn wait_for(what: &str, limit: std::time::Duration, mut done: impl FnMut() -> bool) {
+    let started = std::time::Instant::now();
+    while !done() {
+        assert!(started.elapsed() < limit, "{what} after {limit:?}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }

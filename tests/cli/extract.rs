@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, subjects};
+use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, subjects, wait_for};
 
 /// Transcript lines in Claude Code's format (2.1.x), enough for extraction.
 pub struct Transcript {
@@ -344,8 +344,10 @@ fn twenty_hook_calls_for_three_sessions_one_worker_then_drain() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert_eq!(run.stdout, "");
     }
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(live_workers(&dir), 1);
+    // Workers a racing hook started give up at once on the lock: one is left, serving.
+    wait_for("not exactly one worker", Duration::from_secs(10), || {
+        live_workers(&dir) == 1
+    });
     let drained = env.ok(&["extract", "--drain", "--timeout", "60"]);
     assert_eq!(live_workers(&dir), 0, "{}", drained.stdout);
     for (session, file, _) in &files {
@@ -397,7 +399,12 @@ fn the_throttle_waits_but_a_trailing_run_does_not() {
         assert_eq!(run.code, 0, "{}", run.stderr);
     };
     hook("first", &first);
-    std::thread::sleep(Duration::from_millis(150));
+    let serving_first = dir.join(".git/memdir/attempts/first.json");
+    wait_for(
+        "the worker never started on 'first'",
+        Duration::from_secs(10),
+        || serving_first.exists(),
+    );
     // Arrives while the worker runs: served by a trailing run, which skips the throttle.
     hook("second", &second);
     env.ok(&["extract", "--drain"]);

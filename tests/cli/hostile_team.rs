@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::{
     HOSTILE_LIMIT_KB, Mate, Run, TestEnv, assert_git_clean, assert_only_fast_forwards, bare_remote,
-    git, git_stdin, tree_snapshot,
+    git, git_stdin, tree_snapshot, wait_for,
 };
 
 /// What a hostile tree entry points to.
@@ -504,14 +504,6 @@ fn alive(pid: &str) -> bool {
             Some(!matches!(state, 'Z' | 'X'))
         })
         .unwrap_or(false)
-}
-
-fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let started = Instant::now();
-    while !done() {
-        assert!(started.elapsed() < limit, "{what} after {limit:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// A teammate whose remote is `ssh://` through `ssh`, and that ssh's pid file.

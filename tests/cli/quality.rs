@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, labelled_cases};
+use crate::common::{
+    TestEnv, assert_git_clean, assert_index_consistent, expected_of, labelled_cases,
+};
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -181,14 +183,7 @@ fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
     let mut leaks = Vec::new();
     let mut secrets = Vec::new();
     for case in cases {
-        let name = case
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let expected: Expected = serde_json::from_slice(
-            &std::fs::read(case.join("expected.json")).expect("expected.json"),
-        )
-        .unwrap_or_else(|e| panic!("{name}/expected.json: {e}"));
+        let (name, expected): (String, Expected) = expected_of(case);
         let env = TestEnv::new();
         let dir = env.memory_dir();
         for b in &expected.before {

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::common::{TestEnv, git, labelled_cases};
+use crate::common::{TestEnv, expected_of, git, labelled_cases};
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -62,14 +62,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
     let mut exercised = BTreeMap::new();
     let mut unsafe_promotions = Vec::new();
     for case in &cases {
-        let name = case
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let expected: Expected = serde_json::from_slice(
-            &std::fs::read(case.join("expected.json")).expect("expected.json"),
-        )
-        .unwrap_or_else(|e| panic!("{name}/expected.json: {e}"));
+        let (name, expected): (String, Expected) = expected_of(case);
         let env = TestEnv::new();
         copy_tree(&case.join("project"), &env.project);
         git(&env.project, &["add", "-A"]);
