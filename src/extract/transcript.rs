@@ -441,7 +441,11 @@ impl Line<'_> {
             }
             Content::None => String::new(),
         };
-        if text.trim().is_empty() || is_synthetic_prompt(&text) {
+        if is_synthetic_prompt(&text) {
+            return Record::Other;
+        }
+        let text = without_private(text);
+        if text.trim().is_empty() {
             return Record::Other;
         }
         Record::Prompt {
@@ -451,6 +455,41 @@ impl Line<'_> {
                 .as_deref()
                 .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
                 .map(|t| t.with_timezone(&Utc)),
+        }
+    }
+}
+
+/// A prompt without what the person marked `<private>…</private>`: no extractor ever reads it
+/// (the tags in any case of letters; a span left open runs to the end of the prompt). A span
+/// becomes one space, so the words around it stay apart.
+fn without_private(text: String) -> String {
+    const OPEN: &str = "<private>";
+    const CLOSE: &str = "</private>";
+    let find = |haystack: &str, tag: &str| {
+        haystack
+            .as_bytes()
+            .windows(tag.len())
+            .position(|w| w.eq_ignore_ascii_case(tag.as_bytes()))
+    };
+    let Some(mut open) = find(&text, OPEN) else {
+        return text;
+    };
+    let mut kept = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    loop {
+        kept.push_str(&rest[..open]);
+        let inside = &rest[open + OPEN.len()..];
+        let Some(close) = find(inside, CLOSE) else {
+            return kept;
+        };
+        kept.push(' ');
+        rest = &inside[close + CLOSE.len()..];
+        match find(rest, OPEN) {
+            Some(next) => open = next,
+            None => {
+                kept.push_str(rest);
+                return kept;
+            }
         }
     }
 }
@@ -544,6 +583,30 @@ mod tests {
             out.push(r);
         }
         (out, reader.offset(), reader.unreadable)
+    }
+
+    #[test]
+    fn private_spans_are_never_read() {
+        let strip = |text: &str| without_private(text.to_string());
+        assert_eq!(strip("no tags here"), "no tags here");
+        assert_eq!(
+            strip("use pnpm <private>login is admin / Maple#22</private> for builds"),
+            "use pnpm   for builds"
+        );
+        assert_eq!(
+            strip("a<PRIVATE>x</Private>b<private>y</private>c"),
+            "a b c",
+            "every span, tags in any case"
+        );
+        assert_eq!(strip("keep this <private>left open"), "keep this ");
+        assert_eq!(
+            strip("月底上线<private>密码 Emqx#Dev</private>。"),
+            "月底上线 。"
+        );
+        // A prompt that is only a private span is no prompt at all.
+        let line = r#"{"type":"user","uuid":"a","message":{"role":"user","content":"<private>token abc</private>"}}"#;
+        let (records, _, _) = read_all(&format!("{line}\n"));
+        assert!(matches!(records[0].record, Record::Other));
     }
 
     #[test]
