@@ -8,7 +8,9 @@
 //! `"client_secret": "…"`, `密码是 …` hold a secret whatever the value looks like (unless it is a
 //! placeholder or a reference to where the secret lives), while `api_key = …`, `token: …` only
 //! when the value looks random (at least 16 characters, letters and digits, Shannon entropy of
-//! 3.5 bits a character, 3.0 for hex).
+//! 3.5 bits a character, 3.0 for hex). A Chinese credential word assigns with a space too
+//! (`密码 Emqx#Dev2026`), and a random value after a colon in a sentence about a credential is
+//! one (`here's my key for the .env: 3f9c…`, 20 characters at least, no identifier).
 //!
 //! Not secrets, by decision: placeholders (`<your-token>`, `${TOKEN}`, `$TOKEN`, `xxxxx`, `****`,
 //! `REDACTED`, `changeme`, `your_…`, `…_here`, `dummy`, `fake_…`, `sample`, `test-only`), defaults
@@ -34,8 +36,8 @@ use std::ops::{ControlFlow, Range};
 
 use kinds::PATTERNS;
 use values::{
-    ASSIGNMENT, Assigned, Tier, assigned_value, classify_key, is_password_value, is_reference,
-    looks_random, word_before,
+    ASSIGNMENT, Assigned, PAIR, TOLD, Tier, assigned_value, classify_key, is_password_value,
+    is_reference, looks_random, word_before,
 };
 
 mod kinds;
@@ -227,7 +229,7 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
         else {
             continue;
         };
-        if matched.start() < read_to {
+        if matched.start() < read_to || op.as_str().trim().is_empty() && key.as_str().is_ascii() {
             continue;
         }
         let Some(tier) = classify_key(key.as_str(), word_before(text, key.start())) else {
@@ -267,6 +269,49 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
             return;
         }
     }
+    for caps in PAIR.captures_iter(text) {
+        let (Some(matched), Some(value)) = (caps.get(0), caps.name("v")) else {
+            continue;
+        };
+        let password = value.as_str().trim_end_matches([',', ';', '.', ')', '\\']);
+        if is_password_value(password, false, false)
+            && !password.chars().all(|c| c.is_alphabetic() || c == '-')
+            && visit(Hit {
+                kind: "a password or secret",
+                matched: matched.range(),
+                value: value.start()..value.start() + password.len(),
+            })
+            .is_break()
+        {
+            return;
+        }
+    }
+    for matched in TOLD.find_iter(text) {
+        let Some(Assigned { range: value, .. }) = assigned_value(text, matched.end()) else {
+            continue;
+        };
+        if told_token(&text[value.clone()])
+            && visit(Hit {
+                kind: "a high-entropy token or key",
+                matched: matched.start()..value.end,
+                value,
+            })
+            .is_break()
+        {
+            return;
+        }
+    }
+}
+
+/// A value said in prose about a credential is one when it looks random and is no identifier:
+/// 20 characters at least, and no word of 4 lower-case letters between its `_`, `-` or `.`
+/// (`keep_it_simple_2026` is a name).
+fn told_token(value: &str) -> bool {
+    value.len() >= 20
+        && looks_random(value)
+        && !value
+            .split(['_', '-', '.'])
+            .any(|word| word.len() >= 4 && word.chars().all(|c| c.is_ascii_lowercase()))
 }
 
 #[cfg(test)]

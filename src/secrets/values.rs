@@ -7,11 +7,29 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// `NAME = value`, `"name": value`, `the password is value`, `密码是 value` where the name holds a
-/// credential word; [`classify_key`] decides on the whole name, [`assigned_value`] reads the value.
+/// `NAME = value`, `"name": value`, `the password is value`, `密码是 value`, `密码 value` where the
+/// name holds a credential word; [`classify_key`] decides on the whole name, [`assigned_value`]
+/// reads the value. (A space alone assigns only after a Chinese name: `token abc` is English.)
 pub(super) static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r#"(?P<key>(?i:[a-z0-9_.\-]*(?:pass|pwd|secret|token|key|auth|credential|bearer)[a-z0-9_.\-]*)|密码|口令|密钥|秘钥|令牌)(?:\\?["'\]]){0,2}(?P<op>[ \t]*(?::=|=>|=|:|：)|[ \t]+(?i:is)\b[ \t]*:?|[ \t]*(?:是|为|為)[ \t]*[:：]?)"#,
+        r#"(?P<key>(?i:[a-z0-9_.\-]*(?:pass|pwd|secret|token|key|auth|credential|bearer)[a-z0-9_.\-]*)|密码|口令|密钥|秘钥|令牌)(?:\\?["'\]]){0,2}(?P<op>[ \t]*(?::=|=>|=|:|：)|[ \t]+(?i:is)\b[ \t]*:?|[ \t]*(?:是|为|為)[ \t]*[:：]?|[ \t]+)"#,
+    )
+});
+
+/// A value said after a colon in a sentence about a credential: `here's my key for the .env,
+/// don't commit it: 3f9c…`. The value counts only when it looks random ([`looks_random`]).
+pub(super) static TOLD: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b(?:api[ _-]?key|keys?|tokens?|secrets?|passwords?|passwd|pwd|credentials?|creds)\b[^\n:：]{0,80}[:：]",
+    )
+});
+
+/// A user name and its password given as a pair: `login is svc_readonly / Rb7#qLm2!vTz9w`,
+/// `creds: admin/Hunter22x`, `账号 dev / Emqx#2026`. The password (`v`) counts when it is one
+/// ([`is_password_value`]) and is not a plain word.
+pub(super) static PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)(?:\b(?:logins?|credentials?|creds|sign[ -]?in)\b|账号|帐号|登录)[^\n/]{0,20}?(?:\bis\b|\bare\b|[:：=]|[ \t])[ \t]*[^\s/]{1,64}[ \t]*/[ \t]*(?P<v>[^\s/]+)",
     )
 });
 
