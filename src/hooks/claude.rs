@@ -27,6 +27,55 @@ fn unmergeable(file: &Path, problem: &str) -> HooksError {
     }
 }
 
+/// What the Stop, SessionEnd and PreCompact hooks extract with (`memdir extract --hook`'s
+/// `--extractor`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookExtractor {
+    Builtin,
+    /// The agent extractor, running `cmd` (a shell command line) each protocol turn.
+    Agent {
+        cmd: String,
+    },
+}
+
+impl HookExtractor {
+    /// The words `extract --hook` takes to use it.
+    fn arguments(&self) -> Vec<String> {
+        match self {
+            HookExtractor::Builtin => Vec::new(),
+            HookExtractor::Agent { cmd } => vec![
+                "--extractor".into(),
+                "agent".into(),
+                "--agent-cmd".into(),
+                cmd.clone(),
+            ],
+        }
+    }
+}
+
+/// The extractor a memdir command line asks for: `--extractor` and `--agent-cmd` (either as
+/// `--flag value` or `--flag=value`), the builtin one when it names none.
+fn extractor_in(arguments: &[String]) -> (String, Option<String>) {
+    let mut extractor = "builtin".to_string();
+    let mut cmd = None;
+    let mut words = arguments.iter();
+    while let Some(word) = words.next() {
+        let (flag, inline) = match word.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_string())),
+            None => (word.as_str(), None),
+        };
+        let value = |words: &mut std::slice::Iter<'_, String>| {
+            inline.clone().or_else(|| words.next().cloned())
+        };
+        match flag {
+            "--extractor" => extractor = value(&mut words).unwrap_or_default(),
+            "--agent-cmd" => cmd = value(&mut words),
+            _ => {}
+        }
+    }
+    (extractor, cmd)
+}
+
 /// What installing into one settings file did.
 #[derive(Debug)]
 pub struct Installed {
@@ -37,17 +86,21 @@ pub struct Installed {
 }
 
 /// Merge memdir's entries, running `program`, into the settings file `file` (created when
-/// missing), and write it only when something changed. A symlinked settings file (dotfiles) is
+/// missing), and write it only when something changed. With `extractor`, the extraction hooks
+/// use it (an extraction hook that uses another is updated); without, they keep the extractor
+/// they have (the builtin one when they are new). A symlinked settings file (dotfiles) is
 /// written through, not replaced; with `boundary`, only while its target stays inside it (a
 /// project's local settings never lead memdir to write outside the project).
 pub fn install(
     file: &Path,
     program: &str,
+    extractor: Option<&HookExtractor>,
     boundary: Option<&Path>,
 ) -> Result<Installed, HooksError> {
     let existing = SettingsText::read(file)?;
     let mut settings = existing.parse(file)?;
-    let merge = merge_entries(&mut settings, &claude_entries(program), program)
+    let entries = claude_entries(program, extractor.unwrap_or(&HookExtractor::Builtin));
+    let merge = merge_entries(&mut settings, &entries, program, extractor.is_some())
         .map_err(|problem| unmergeable(file, &problem))?;
     if !merge.is_unchanged() {
         let mut text = pretty(&settings);
@@ -63,11 +116,17 @@ pub fn install(
     })
 }
 
-/// The embedded entries, with `program` as the executable of every command.
-pub fn claude_entries(program: &str) -> Value {
+/// The embedded entries, with `program` as the executable of every command and the extraction
+/// hooks using `extractor`.
+pub fn claude_entries(program: &str, extractor: &HookExtractor) -> Value {
     let mut entries: Value = serde_json::from_str(CLAUDE_ENTRIES)
         .expect("hooks/claude-settings.json is valid JSON (a unit test parses it)");
     let quoted = quote(program);
+    let extractor_words: String = extractor
+        .arguments()
+        .iter()
+        .map(|word| format!(" {}", quote(word)))
+        .collect();
     let commands = entries["hooks"]
         .as_object_mut()
         .into_iter()
@@ -82,7 +141,12 @@ pub fn claude_entries(program: &str) -> Value {
             .as_str()
             .and_then(|c| c.strip_prefix(DEFAULT_PROGRAM))
         {
-            *command = Value::from(format!("{quoted}{rest}"));
+            let extra = if rest.starts_with(" extract ") {
+                extractor_words.as_str()
+            } else {
+                ""
+            };
+            *command = Value::from(format!("{quoted}{rest}{extra}"));
         }
     }
     entries
@@ -184,11 +248,17 @@ pub struct Replaced {
 ///
 /// Each wanted command is looked for under its event, in any group: if it is there (or the same
 /// memdir subcommand with `--hook` and the wanted program, whatever else the user added, such as
-/// `--extractor agent`), nothing changes; a memdir command for the same subcommand with another
-/// program is updated to `program`, keeping its arguments if it has `--hook`, replaced whole if
-/// not; otherwise a group with the wanted matcher is appended to the event's list. Existing keys,
-/// groups and hooks keep their values and their order.
-fn merge_entries(settings: &mut Value, entries: &Value, program: &str) -> Result<Merge, String> {
+/// `--extractor agent`, unless `pin_extractor` says the extractor must be the wanted one),
+/// nothing changes; a memdir command for the same subcommand with another program is updated to
+/// `program`, keeping its arguments if it has `--hook` (and the wanted extractor), replaced whole
+/// if not; otherwise a group with the wanted matcher is appended to the event's list. Existing
+/// keys, groups and hooks keep their values and their order.
+fn merge_entries(
+    settings: &mut Value,
+    entries: &Value,
+    program: &str,
+    pin_extractor: bool,
+) -> Result<Merge, String> {
     let mut merge = Merge::default();
     let Some(settings) = settings.as_object_mut() else {
         return Err("the settings are not a JSON object".into());
@@ -211,7 +281,9 @@ fn merge_entries(settings: &mut Value, entries: &Value, program: &str) -> Result
                 };
                 let found = match hooks.get_mut(event.as_str()) {
                     None => Found::Absent,
-                    Some(Value::Array(groups)) => install_command(groups, command, program),
+                    Some(Value::Array(groups)) => {
+                        install_command(groups, command, program, pin_extractor)
+                    }
                     Some(_) => return Err(format!("\"hooks\".\"{event}\" is not a list")),
                 };
                 match found {
@@ -257,7 +329,12 @@ enum Found {
 }
 
 /// Look for `command` among an event's groups; update an outdated memdir command in place.
-fn install_command(groups: &mut [Value], command: &str, program: &str) -> Found {
+fn install_command(
+    groups: &mut [Value],
+    command: &str,
+    program: &str,
+    pin_extractor: bool,
+) -> Found {
     let Some(wanted) =
         MemdirCommand::parse(&crate::shell::words(command).unwrap_or_default(), program)
     else {
@@ -277,13 +354,16 @@ fn install_command(groups: &mut [Value], command: &str, program: &str) -> Found 
                 continue;
             }
             let same_program = found.words[0].text == program;
-            if same_program && (memdir.arguments == wanted.arguments || memdir.has_hook_flag) {
+            let keeps_arguments = memdir.has_hook_flag
+                && (!pin_extractor
+                    || extractor_in(&memdir.arguments) == extractor_in(&wanted.arguments));
+            if same_program && (memdir.arguments == wanted.arguments || keeps_arguments) {
                 return Found::Present;
             }
-            outdated.get_or_insert((g, h, found, memdir.has_hook_flag));
+            outdated.get_or_insert((g, h, found, keeps_arguments));
         }
     }
-    let Some((g, h, found, has_hook_flag)) = outdated else {
+    let Some((g, h, found, keeps_arguments)) = outdated else {
         return Found::Absent;
     };
     let Some(hook) = groups[g]
@@ -295,7 +375,7 @@ fn install_command(groups: &mut [Value], command: &str, program: &str) -> Found 
         return Found::Absent;
     };
     let from = found.display();
-    let to = if found.exec_form && has_hook_flag {
+    let to = if found.exec_form && keeps_arguments {
         // Exec form: `command` is the bare executable, `args` stay the user's.
         hook.insert("command".into(), Value::from(program));
         let mut words = found.words;
@@ -306,7 +386,7 @@ fn install_command(groups: &mut [Value], command: &str, program: &str) -> Found 
             exec_form: true,
         }
         .display()
-    } else if has_hook_flag {
+    } else if keeps_arguments {
         // Keep the user's arguments and quoting; swap only the program word.
         let span = found.words[0].span.clone();
         let mut text = found.command.clone();
@@ -451,7 +531,7 @@ mod tests {
 
     #[test]
     fn embedded_entries_are_claude_code_hooks() {
-        let entries = claude_entries("memdir");
+        let entries = claude_entries("memdir", &HookExtractor::Builtin);
         let events: Vec<&str> = entries["hooks"]
             .as_object()
             .expect("hooks object")
@@ -467,7 +547,7 @@ mod tests {
             entries["hooks"]["Stop"][0]["hooks"][0],
             serde_json::json!({"type": "command", "command": "memdir extract --hook"})
         );
-        let spaced = claude_entries("/opt/my tools/memdir");
+        let spaced = claude_entries("/opt/my tools/memdir", &HookExtractor::Builtin);
         assert_eq!(
             spaced["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
             "'/opt/my tools/memdir' snapshot --hook"
@@ -483,8 +563,13 @@ mod tests {
         ]}], "PreCompact": [{"hooks": [
             {"type": "command", "command": "/usr/bin/memdir", "args": ["extract", "--hook"]},
         ]}]}});
-        let merge =
-            merge_entries(&mut settings, &claude_entries("memdir"), "memdir").expect("merges");
+        let merge = merge_entries(
+            &mut settings,
+            &claude_entries("memdir", &HookExtractor::Builtin),
+            "memdir",
+            false,
+        )
+        .expect("merges");
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0],
             serde_json::json!({"type": "command", "command": "memdir extract --hook --extractor agent", "timeout": 30})
@@ -501,9 +586,72 @@ mod tests {
         assert_eq!(merge.added.len(), 1, "{merge:?}");
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 
-        let again =
-            merge_entries(&mut settings, &claude_entries("memdir"), "memdir").expect("merges");
+        let again = merge_entries(
+            &mut settings,
+            &claude_entries("memdir", &HookExtractor::Builtin),
+            "memdir",
+            false,
+        )
+        .expect("merges");
         assert!(again.is_unchanged(), "{again:?}");
+    }
+
+    #[test]
+    fn an_extractor_asked_for_replaces_another_and_is_kept_when_none_is() {
+        let agent = HookExtractor::Agent {
+            cmd: "/home/me/.claude/memdir/claude-extract-agent".into(),
+        };
+        let entries = claude_entries("memdir", &agent);
+        let wanted = "memdir extract --hook --extractor agent --agent-cmd /home/me/.claude/memdir/claude-extract-agent";
+        assert_eq!(entries["hooks"]["Stop"][0]["hooks"][0]["command"], wanted);
+        assert_eq!(
+            entries["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "memdir snapshot --hook",
+            "only extraction takes an extractor"
+        );
+        let mut settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "memdir extract --hook", "timeout": 30},
+        ]}]}});
+        let merge = merge_entries(&mut settings, &entries, "memdir", true).expect("merges");
+        assert_eq!(
+            settings["hooks"]["Stop"][0]["hooks"][0],
+            serde_json::json!({"type": "command", "command": wanted, "timeout": 30})
+        );
+        assert_eq!(merge.replaced.len(), 1, "{merge:?}");
+        let again = merge_entries(&mut settings, &entries, "memdir", true).expect("merges");
+        assert!(again.is_unchanged(), "{again:?}");
+        // Installing without naming an extractor keeps the one the hooks have.
+        let builtin = claude_entries("memdir", &HookExtractor::Builtin);
+        let kept = merge_entries(&mut settings, &builtin, "memdir", false).expect("merges");
+        assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["command"], wanted);
+        assert!(kept.replaced.is_empty(), "{kept:?}");
+        // Naming the builtin one puts it back.
+        let back = merge_entries(&mut settings, &builtin, "memdir", true).expect("merges");
+        assert_eq!(
+            settings["hooks"]["Stop"][0]["hooks"][0]["command"],
+            "memdir extract --hook"
+        );
+        assert_eq!(
+            back.replaced.len(),
+            3,
+            "Stop, SessionEnd, PreCompact: {back:?}"
+        );
+    }
+
+    #[test]
+    fn extractor_flags_are_read_in_both_spellings() {
+        let words = |text: &str| -> Vec<String> { text.split(' ').map(str::to_string).collect() };
+        assert_eq!(
+            extractor_in(&words("extract --hook")),
+            ("builtin".into(), None)
+        );
+        assert_eq!(
+            extractor_in(&words("extract --hook --extractor=agent --agent-cmd=x")),
+            ("agent".into(), Some("x".into()))
+        );
+        assert_eq!(
+            extractor_in(&words("extract --extractor agent --agent-cmd x --hook")),
+            ("agent".into(), Some("x".into()))
+        );
     }
 
     #[test]
@@ -511,8 +659,13 @@ mod tests {
         let mut settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [
             {"type": "command", "command": "memdir extract --hook 2>/dev/null || true"},
         ]}]}});
-        let merge =
-            merge_entries(&mut settings, &claude_entries("memdir"), "memdir").expect("merges");
+        let merge = merge_entries(
+            &mut settings,
+            &claude_entries("memdir", &HookExtractor::Builtin),
+            "memdir",
+            false,
+        )
+        .expect("merges");
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0]["command"],
             "memdir extract --hook 2>/dev/null || true"
@@ -528,7 +681,15 @@ mod tests {
             serde_json::json!({"hooks": {"Stop": {}}}),
         ] {
             let mut settings = bad.clone();
-            assert!(merge_entries(&mut settings, &claude_entries("memdir"), "memdir").is_err());
+            assert!(
+                merge_entries(
+                    &mut settings,
+                    &claude_entries("memdir", &HookExtractor::Builtin),
+                    "memdir",
+                    false
+                )
+                .is_err()
+            );
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod agent;
 pub mod claude;
 pub mod git;
 

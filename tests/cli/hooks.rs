@@ -304,3 +304,135 @@ fn install_needs_a_target() {
     assert!(!user_settings(&env).exists());
     assert!(!env.project.join(".claude").exists());
 }
+
+/// `--extractor agent` wires Claude Code's agent extractor into the extraction hooks: the script
+/// is written beside the settings (executable, as the repository has it), reinstalling changes
+/// nothing, an install that names no extractor keeps it, and `--extractor builtin` puts the
+/// builtin one back.
+#[test]
+fn the_agent_extractor_is_chosen_at_install_time() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    let script = env.home.join(".claude/memdir/claude-extract-agent");
+    // A symlink planted where the script goes is replaced, never written through.
+    let elsewhere = env.root.join("elsewhere");
+    std::fs::write(&elsewhere, "mine\n").expect("write");
+    std::fs::create_dir_all(script.parent().expect("a parent")).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, &script).expect("symlink");
+
+    let json = env
+        .ok(&[
+            "hooks",
+            "install",
+            "--claude",
+            "--extractor",
+            "agent",
+            "--json",
+        ])
+        .json();
+    let agent_command = format!(
+        "memdir extract --hook --extractor agent --agent-cmd {}",
+        script.display()
+    );
+    let settings = read_json(&file);
+    for event in ["Stop", "SessionEnd", "PreCompact"] {
+        assert_eq!(
+            settings["hooks"][event][0]["hooks"][0]["command"],
+            agent_command.as_str(),
+            "{event}"
+        );
+    }
+    assert_eq!(
+        settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "memdir snapshot --hook"
+    );
+    assert_eq!(json["agent"]["path"], script.display().to_string());
+    assert_eq!(json["agent"]["written"], true);
+    assert_eq!(
+        std::fs::read(&script).expect("the script"),
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/hooks/claude-extract-agent"
+        ))
+        .expect("the repository's script")
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(&script).expect("metadata");
+    assert!(meta.is_file() && meta.permissions().mode() & 0o777 == 0o755);
+    assert_eq!(std::fs::read_to_string(&elsewhere).expect("read"), "mine\n");
+
+    let again = env
+        .ok(&[
+            "hooks",
+            "install",
+            "--claude",
+            "--extractor",
+            "agent",
+            "--json",
+        ])
+        .json();
+    assert_eq!(again["unchanged"], true);
+    assert_eq!(again["agent"]["written"], false);
+    let plain = env.ok(&["hooks", "install", "--claude", "--json"]).json();
+    assert_eq!(plain["unchanged"], true, "no extractor named: it is kept");
+    assert_eq!(read_json(&file), settings);
+
+    let back = env
+        .ok(&[
+            "hooks",
+            "install",
+            "--claude",
+            "--extractor",
+            "builtin",
+            "--json",
+        ])
+        .json();
+    assert_eq!(back["replaced"].as_array().map(Vec::len), Some(3));
+    assert_eq!(read_json(&file), memdir_entries("memdir"));
+
+    // A command of one's own, and the mistakes.
+    env.ok(&[
+        "hooks",
+        "install",
+        "--claude",
+        "--extractor",
+        "agent",
+        "--agent-cmd",
+        "my agent --fast",
+    ]);
+    assert_eq!(
+        read_json(&file)["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "memdir extract --hook --extractor agent --agent-cmd 'my agent --fast'"
+    );
+    let before = std::fs::read(&file).expect("read");
+    for bad in [
+        &["hooks", "install", "--claude", "--agent-cmd", "x"][..],
+        &[
+            "hooks",
+            "install",
+            "--claude",
+            "--extractor",
+            "builtin",
+            "--agent-cmd",
+            "x",
+        ],
+        &[
+            "hooks",
+            "install",
+            "--claude",
+            "--extractor",
+            "agent",
+            "--agent-cmd",
+            " ",
+        ],
+        &["hooks", "install", "--claude", "--extractor", "llm"],
+    ] {
+        let run = env.run(bad);
+        assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
+    }
+    assert_eq!(
+        std::fs::read(&file).expect("read"),
+        before,
+        "nothing changed"
+    );
+}

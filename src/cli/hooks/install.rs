@@ -60,7 +60,8 @@ fn claude(
             Some(project.as_path()),
         ),
     };
-    let installed = crate::hooks::claude::install(&file, program, boundary)?;
+    let (extractor, agent) = args.extractor.resolve(ctx, true)?;
+    let installed = crate::hooks::claude::install(&file, program, extractor.as_ref(), boundary)?;
     let merge = &installed.merge;
     if args.json {
         let added: Vec<Value> = merge
@@ -83,7 +84,21 @@ fn claude(
         json.insert("added".into(), added.into());
         json.insert("replaced".into(), replaced.into());
         json.insert("unchanged".into(), merge.is_unchanged().into());
+        if let Some(agent) = &agent {
+            json.insert(
+                "agent".into(),
+                serde_json::json!({"path": agent.path.display().to_string(), "written": agent.written}),
+            );
+        }
         return Ok(());
+    }
+    if let Some(agent) = &agent {
+        let verb = if agent.written {
+            "wrote the agent extractor"
+        } else {
+            "the agent extractor is in place"
+        };
+        output.info(&format!("{verb}: {}", agent.path.display()))?;
     }
     if merge.is_unchanged() {
         return output.info(&format!(

@@ -4,6 +4,7 @@
 use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::hooks::DEFAULT_PROGRAM;
+use crate::hooks::claude::HookExtractor;
 
 mod install;
 mod show;
@@ -45,9 +46,11 @@ pub struct InstallArgs {
     pub scope: Scope,
     #[command(flatten)]
     pub program: ProgramArg,
+    #[command(flatten)]
+    pub extractor: ExtractorArg,
     /// Print JSON: with --claude {path, added: [{event, matcher?, command}], replaced: [{event,
-    /// from, to}], unchanged}; with --git, a "git" key {path, action: created|appended|updated|
-    /// made executable|unchanged}.
+    /// from, to}], unchanged, agent?: {path, written}}; with --git, a "git" key {path, action:
+    /// created|appended|updated|made executable|unchanged}.
     #[arg(long)]
     pub json: bool,
 }
@@ -57,6 +60,8 @@ pub struct InstallArgs {
 pub struct ShowArgs {
     #[command(flatten)]
     pub program: ProgramArg,
+    #[command(flatten)]
+    pub extractor: ExtractorArg,
     /// Print the entries on one line.
     #[arg(long)]
     pub json: bool,
@@ -90,6 +95,66 @@ impl HooksArgs {
         match &self.action {
             HooksAction::Install(args) => args.json,
             HooksAction::Show(args) => args.json,
+        }
+    }
+}
+
+/// memdir's Claude Code agent, where it is and whether this install wrote it.
+pub struct AgentScript {
+    pub path: std::path::PathBuf,
+    pub written: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExtractorArg {
+    /// What the extraction hooks extract with: builtin (offline, deterministic, free) or agent
+    /// (Claude Code itself through `claude -p`: model calls on every extraction; the README says
+    /// what it costs). Without it, hooks already installed keep theirs; new ones are builtin.
+    #[arg(long, value_name = "NAME", value_parser = ["builtin", "agent"])]
+    pub extractor: Option<String>,
+    /// The agent extractor's command (run with `sh -c`) [default: memdir's Claude Code agent,
+    /// written to <config dir>/memdir/claude-extract-agent].
+    #[arg(long, value_name = "CMD")]
+    pub agent_cmd: Option<String>,
+}
+
+impl ExtractorArg {
+    /// The extractor asked for; with `write_agent`, memdir's Claude Code agent is written to its
+    /// place when it is the one (the path is returned with whether it was written).
+    fn resolve(
+        &self,
+        ctx: &Ctx,
+        write_agent: bool,
+    ) -> Result<(Option<HookExtractor>, Option<AgentScript>), Error> {
+        match (self.extractor.as_deref(), &self.agent_cmd) {
+            (None, None) => Ok((None, None)),
+            (Some("agent"), Some(cmd)) => {
+                if cmd.trim().is_empty() || cmd.contains(['\n', '\r', '\0']) {
+                    return Err(Error::Usage(format!(
+                        "--agent-cmd {cmd:?} is not a one-line command"
+                    )));
+                }
+                Ok((Some(HookExtractor::Agent { cmd: cmd.clone() }), None))
+            }
+            (Some("agent"), None) => {
+                let config_dir = ctx.env.config_dir()?;
+                let path = crate::hooks::agent::script_path(&config_dir);
+                let Some(cmd) = path.to_str().map(str::to_string) else {
+                    return Err(Error::Usage(format!(
+                        "{} is not UTF-8; give --agent-cmd",
+                        path.display()
+                    )));
+                };
+                let written = write_agent && crate::hooks::agent::install(&config_dir)?;
+                Ok((
+                    Some(HookExtractor::Agent { cmd }),
+                    Some(AgentScript { path, written }),
+                ))
+            }
+            (Some(_), None) => Ok((Some(HookExtractor::Builtin), None)),
+            (_, Some(_)) => Err(Error::Usage(
+                "--agent-cmd is only used with --extractor agent".into(),
+            )),
         }
     }
 }

@@ -3,10 +3,14 @@
 use crate::Error;
 use crate::cli::hooks::ShowArgs;
 use crate::cli::{Ctx, Output};
-use crate::hooks::claude::{claude_entries, pretty};
+use crate::hooks::claude::{HookExtractor, claude_entries, pretty};
 
 pub fn run(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let entries = claude_entries(&args.program.resolve(ctx)?);
+    let (extractor, _) = args.extractor.resolve(ctx, false)?;
+    let entries = claude_entries(
+        &args.program.resolve(ctx)?,
+        &extractor.unwrap_or(HookExtractor::Builtin),
+    );
     if args.json {
         return output.json(&entries);
     }
