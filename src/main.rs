@@ -49,6 +49,7 @@ fn main() -> ExitCode {
         err: &mut err,
         quiet: cli.global.quiet,
         verbose: cli.global.verbose,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     let result = run(&cli, env, &mut output);
     let flushed = out.flush();

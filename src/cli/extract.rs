@@ -13,11 +13,12 @@ use crate::extract::{Extractor, Job, Report, Trigger, transcript_origin};
 
 /// Save what is worth remembering from a session transcript.
 ///
-/// `--transcript` runs in the foreground and reports what it saved, updated, skipped and why.
+/// `--transcript` runs in the foreground and reports what it saved, updated, skipped and why;
+/// `--all` does so for every session Claude Code kept of this project, oldest first.
 /// `--hook` reads a Stop, SessionEnd or PreCompact hook payload on stdin, queues the work for a
 /// background worker and returns at once; `--drain` waits for that work.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("mode").required(true).args(["transcript", "hook", "drain", "worker"])))]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["transcript", "all", "hook", "drain", "worker"])))]
 pub struct ExtractArgs {
     /// The session transcript (JSONL) to read, from the session's cursor on.
     #[arg(long, value_name = "FILE")]
@@ -25,6 +26,10 @@ pub struct ExtractArgs {
     /// The session id [default: the transcript's].
     #[arg(long, requires = "transcript")]
     pub session: Option<String>,
+    /// Every transcript Claude Code kept of this project's sessions (<config dir>/projects/),
+    /// oldest first, each from its cursor: past sessions imported in one go.
+    #[arg(long)]
+    pub all: bool,
     /// Read a Claude Code hook payload on stdin and extract in the background.
     #[arg(long)]
     pub hook: bool,
@@ -91,6 +96,9 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
     if let Some(transcript) = &args.transcript {
         return foreground(ctx, args, transcript, extractor, output);
     }
+    if args.all {
+        return all(ctx, args, extractor, output);
+    }
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
     let memory_dir = resolved.dir();
@@ -120,6 +128,65 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
     Ok(())
 }
 
+/// `--all`: every session of this project, oldest first. A session that fails is reported and
+/// the others are still read (its cursor stays, so a later run retries it).
+fn all(
+    ctx: &Ctx,
+    args: &ExtractArgs,
+    extractor: Extractor,
+    output: &mut Output<'_>,
+) -> Result<(), Error> {
+    let root = crate::paths::project_key(&ctx.project())?;
+    let transcripts = crate::extract::sessions::of_project(&ctx.env.config_dir()?, &root);
+    // The sessions are this project's whatever folder they ran in: its memory dir, even for a
+    // session whose folder is gone.
+    let mut global = ctx.global.clone();
+    global.project.get_or_insert_with(|| ctx.project());
+    let project_ctx = Ctx {
+        env: ctx.env.clone(),
+        global,
+    };
+    let mut failed = 0;
+    let mut saved = 0;
+    for (i, transcript) in transcripts.iter().enumerate() {
+        output.progress(&format!(
+            "[{}/{}] {}",
+            i + 1,
+            transcripts.len(),
+            transcript.display()
+        ))?;
+        match session(&project_ctx, args, transcript, extractor.clone(), output) {
+            Ok(report) => {
+                saved += report.outcomes.iter().filter(|o| o.is_write()).count();
+                if args.json || !report.outcomes.is_empty() || report.skipped.is_some() {
+                    print_report(args, &report, output)?;
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                output.warn(&format!("{}: {e}", transcript.display()))?;
+            }
+        }
+    }
+    if !args.json {
+        output.info(&format!(
+            "{} session(s) read, {saved} memory change(s) saved{}",
+            transcripts.len() - failed,
+            if failed > 0 {
+                format!(", {failed} failed")
+            } else {
+                String::new()
+            }
+        ))?;
+    }
+    if failed > 0 {
+        return Err(Error::Failed(format!(
+            "{failed} session(s) could not be read; their cursors did not move, so the next run tries them again"
+        )));
+    }
+    Ok(())
+}
+
 fn print_served(args: &ExtractArgs, served: &Served, output: &mut Output<'_>) -> Result<(), Error> {
     match served {
         Served::Done(report) => print_report(args, report, output),
@@ -135,6 +202,18 @@ fn foreground(
     extractor: Extractor,
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
+    let report = session(ctx, args, transcript, extractor, output)?;
+    print_report(args, &report, output)
+}
+
+/// One session's extraction in the foreground, from its cursor.
+fn session(
+    ctx: &Ctx,
+    args: &ExtractArgs,
+    transcript: &Path,
+    extractor: Extractor,
+    output: &mut Output<'_>,
+) -> Result<Report, Error> {
     let transcript = crate::paths::absolute_from(&ctx.env.cwd, transcript);
     // Says what is there when it is not a transcript: nothing, a FIFO, a device, a directory.
     let (cwd, session) = transcript_origin(&transcript)?;
@@ -170,7 +249,7 @@ fn foreground(
     };
     let resolved = session_ctx.resolve(output)?;
     resolved.check_enabled()?;
-    let report = worker::run_in_foreground(&Job {
+    Ok(worker::run_in_foreground(&Job {
         session,
         transcript,
         project: session_ctx.project(),
@@ -178,8 +257,7 @@ fn foreground(
         trigger: Trigger::Foreground,
         every: resolved.extract_every,
         extractor,
-    })?;
-    print_report(args, &report, output)
+    })?)
 }
 
 fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) -> Result<(), Error> {

@@ -143,6 +143,8 @@ pub struct Output<'a> {
     pub err: &'a mut dyn Write,
     pub quiet: bool,
     pub verbose: bool,
+    /// stderr is a terminal: progress lines are shown there.
+    pub progress: bool,
 }
 
 impl Output<'_> {
@@ -170,6 +172,17 @@ impl Output<'_> {
     /// JSON on one line.
     pub fn json(&mut self, value: &serde_json::Value) -> Result<(), Error> {
         writeln!(self.out, "{value}").map_err(stdout_error)
+    }
+
+    /// A progress line on stderr, only when it is a terminal (and not `-q`).
+    pub fn progress(&mut self, line: &str) -> Result<(), Error> {
+        if !self.progress || self.quiet {
+            return Ok(());
+        }
+        writeln!(self.err, "{line}").map_err(|source| Error::Io {
+            context: "writing to stderr".into(),
+            source,
+        })
     }
 
     /// `warning: …` on stderr.

@@ -19,6 +19,7 @@ use crate::memory::taxonomy::MemoryType;
 pub mod agent;
 pub mod builtin;
 mod error;
+pub mod sessions;
 pub mod state;
 pub mod transcript;
 pub mod worker;
@@ -68,6 +69,14 @@ impl Outcome {
             Outcome::Removed { name } => format!("removed {name}"),
             Outcome::Refused { what, why } => format!("refused {what}: {why}"),
         }
+    }
+
+    /// Whether it changed the memory dir (a memory saved, updated or removed).
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Saved { .. } | Outcome::Updated { .. } | Outcome::Removed { .. }
+        )
     }
 }
 

@@ -460,3 +460,73 @@ fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
     assert_git_clean(&dir);
     assert_index_consistent(&dir);
 }
+
+/// Claude Code's folder of a directory's sessions (`<config dir>/projects/<sanitized path>`).
+fn sessions_folder(env: &TestEnv, dir: &Path) -> PathBuf {
+    let name: String = dir
+        .to_str()
+        .expect("utf-8")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let folder = env.home.join(".claude/projects").join(name);
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    folder
+}
+
+/// `extract --all` imports past sessions: every transcript of this project (those started in a
+/// subfolder too, not a sibling project's), oldest first, each from its cursor; run again, it
+/// finds nothing new.
+#[test]
+fn extract_all_imports_every_session_of_the_project_once() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    let own = sessions_folder(&env, &env.project);
+    let web = env.project.join("web");
+    std::fs::create_dir_all(&web).expect("mkdir");
+    let nested = sessions_folder(&env, &web);
+    let sibling_dir = env.root.join("proj-old");
+    std::fs::create_dir_all(&sibling_dir).expect("mkdir");
+    let sibling = sessions_folder(&env, &sibling_dir);
+    let sessions = [
+        (&own, "s1", &env.project, "Never force-push to the main branch."),
+        (&nested, "s2", &web, "Always write commit messages in the imperative mood."),
+        (&sibling, "s3", &sibling_dir, "From now on always use pnpm."),
+    ];
+    for (folder, session, cwd, rule) in sessions {
+        Transcript::new(session, cwd)
+            .user("Let's get started.")
+            .assistant("Sure.")
+            .user(rule)
+            .write(&folder.join(format!("{session}.jsonl")));
+        // Created one after the other: the order is theirs.
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let run = env.ok(&["extract", "--all"]);
+    assert!(
+        run.stdout
+            .ends_with("2 session(s) read, 2 memory change(s) saved\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        subjects(&dir),
+        [
+            "save(feedback): write-commit-messages-imperative",
+            "save(feedback): force-push-main-branch",
+        ],
+        "oldest first (git log is newest first); the sibling project's session is not read"
+    );
+    assert!(cursor_offset(&dir, "s1").is_some() && cursor_offset(&dir, "s2").is_some());
+    assert_eq!(cursor_offset(&dir, "s3"), None);
+    let again = env.ok(&["extract", "--all", "--json"]);
+    let reports: Vec<serde_json::Value> = again
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON report a line"))
+        .collect();
+    assert_eq!(reports.len(), 2);
+    assert!(reports.iter().all(|r| r["turns"] == 0), "{reports:?}");
+    assert_eq!(subjects(&dir).len(), 2);
+    assert_git_clean(&dir);
+}
