@@ -4,8 +4,9 @@
 //! Conventions: "this Friday" and "by Friday" mean the first Friday after the message's date;
 //! "next Friday" means the same unless that Friday is in the message's own week (Monday-based),
 //! then the one a week later ("on Fridays" and a bare "周五" are left alone: as often habits as dates); "下周五" means the Friday of the next calendar week (Monday-based), as
-//! Chinese reads it; "next week" is "the week of <its Monday>". The phrase is replaced by the
-//! date.
+//! Chinese reads it; "next week" is "the week of <its Monday>", "last week" the one before;
+//! "last/this/next quarter" is `Q4 2025` (上个季度: `2025年Q4`), "last month" `2026-02`, "end of
+//! (next) month / quarter" its last day. The phrase is replaced by the date.
 
 use std::sync::LazyLock;
 
@@ -57,20 +58,37 @@ fn next_month(date: NaiveDate) -> Option<String> {
     Some(format!("{:04}-{:02}", next.year(), next.month()))
 }
 
+/// The month before `date`'s, as `2026-02`.
+fn last_month(date: NaiveDate) -> Option<String> {
+    let last = date.checked_sub_months(Months::new(1))?;
+    Some(format!("{:04}-{:02}", last.year(), last.month()))
+}
+
+/// The quarter `delta` quarters from `date`'s: its year and number (1 to 4).
+fn quarter(date: NaiveDate, delta: i32) -> (i32, u32) {
+    let index = date.year() * 4 + (date.month0() / 3) as i32 + delta;
+    (index.div_euclid(4), index.rem_euclid(4) as u32 + 1)
+}
+
+/// The last day of a quarter.
+fn quarter_end((year, q): (i32, u32)) -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(year, q * 3, 1).map(last_of_month)
+}
+
 fn ymd(date: NaiveDate) -> String {
     date.format("%Y-%m-%d").to_string()
 }
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>tomorrow)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
+        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>tomorrow)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<quarter>(?P<qrel>last|previous|this|next|coming) quarter)|(?P<eoq>end of (?:the |this )?quarter|eoq)|(?P<eonm>end of next month)|(?P<lastmonth>last month)|(?P<lastweek>last week)|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
     ))
     .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
 
 static CHINESE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<nextmonth>下(?:个)?月)|(?P<eom>月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
+        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?P<prev>上个?(?:周|星期|礼拜))(?P<pwd>[一二三四五六日天])|(?P<lastweek>上(?:个)?(?:周|星期|礼拜))(?P<weekend>末)?|(?P<lastq>上(?:个)?季度)|(?P<thisq>(?:本|这个?)季度)|(?P<nextq>下(?:个)?季度)|(?P<eoq>季度末|季末)|(?P<lastmonth>上个月)|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<nextmonth>下(?:个)?月)|(?P<eom>月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
     )
     .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
@@ -151,6 +169,29 @@ fn english_date(c: &Captures<'_>, date: NaiveDate) -> String {
             _ => format!("{} {}", rel, ymd(target)),
         };
     }
+    if let Some(rel) = c.name("qrel") {
+        let delta = match rel.as_str().to_ascii_lowercase().as_str() {
+            "last" | "previous" => -1,
+            "this" => 0,
+            _ => 1,
+        };
+        let (year, q) = quarter(date, delta);
+        return format!("Q{q} {year}");
+    }
+    if c.name("eoq").is_some() {
+        return quarter_end(quarter(date, 0)).map_or_else(|| whole.to_string(), ymd);
+    }
+    if c.name("eonm").is_some() {
+        return date
+            .checked_add_months(Months::new(1))
+            .map_or_else(|| whole.to_string(), |d| ymd(last_of_month(d)));
+    }
+    if c.name("lastmonth").is_some() {
+        return last_month(date).unwrap_or_else(|| whole.to_string());
+    }
+    if c.name("lastweek").is_some() {
+        return format!("the week of {}", ymd(monday_of(date) - Duration::days(7)));
+    }
     if c.name("nextweek").is_some() {
         return format!("the week of {}", ymd(monday_of(date) + Duration::days(7)));
     }
@@ -193,6 +234,26 @@ fn chinese_date(c: &Captures<'_>, date: NaiveDate) -> String {
         monday_of(date) + Duration::days(7 + wd.num_days_from_monday() as i64)
     } else if let Some(wd) = c.name("twd").and_then(|m| weekday_zh(m.as_str())) {
         monday_of(date) + Duration::days(wd.num_days_from_monday() as i64)
+    } else if let Some(wd) = c.name("pwd").and_then(|m| weekday_zh(m.as_str())) {
+        monday_of(date) - Duration::days(7) + Duration::days(wd.num_days_from_monday() as i64)
+    } else if c.name("weekend").is_some() {
+        // "上周末" is last weekend; "马上周末" is "right away, this weekend": left alone.
+        return whole.to_string();
+    } else if c.name("lastweek").is_some() {
+        return format!("{}当周", ymd(monday_of(date) - Duration::days(7)));
+    } else if let Some(delta) = [("lastq", -1), ("thisq", 0), ("nextq", 1)]
+        .iter()
+        .find_map(|(name, delta)| c.name(name).map(|_| *delta))
+    {
+        let (year, q) = quarter(date, delta);
+        return format!("{year}年Q{q}");
+    } else if c.name("eoq").is_some() {
+        match quarter_end(quarter(date, 0)) {
+            Some(end) => end,
+            None => return whole.to_string(),
+        }
+    } else if c.name("lastmonth").is_some() {
+        return last_month(date).unwrap_or_else(|| whole.to_string());
     } else if c.name("nextweek").is_some() {
         return format!("{}当周", ymd(monday_of(date) + Duration::days(7)));
     } else if c.name("nextmonth").is_some() {
@@ -261,6 +322,23 @@ mod tests {
             "due 2028-02-29"
         );
         assert_eq!(absolutize("due eow", day("2026-03-08")), "due 2026-03-06");
+        // Quarters, and months and weeks back.
+        assert_eq!(
+            absolutize("we chose Kafka last quarter", d),
+            "we chose Kafka Q4 2025"
+        );
+        assert_eq!(absolutize("ship next quarter", december), "ship Q1 2027");
+        assert_eq!(absolutize("this quarter's OKR", d), "Q1 2026's OKR");
+        assert_eq!(absolutize("due end of quarter", d), "due 2026-03-31");
+        assert_eq!(absolutize("due end of next month", d), "due 2026-04-30");
+        assert_eq!(
+            absolutize("since last month", day("2026-01-15")),
+            "since 2025-12"
+        );
+        assert_eq!(
+            absolutize("broke last week", d),
+            "broke the week of 2026-02-23"
+        );
     }
 
     #[test]
@@ -293,5 +371,15 @@ mod tests {
         assert_eq!(absolutize("本周五截止", d), "2026-03-06截止");
         assert_eq!(absolutize("下个月上线", day("2026-12-31")), "2027-01上线");
         assert_eq!(absolutize("月底交付", day("2026-02-03")), "2026-02-28交付");
+        assert_eq!(absolutize("上个季度定的方案", d), "2025年Q4定的方案");
+        assert_eq!(absolutize("下季度上线", d), "2026年Q2上线");
+        assert_eq!(
+            absolutize("季度末交付", day("2026-05-03")),
+            "2026-06-30交付"
+        );
+        assert_eq!(absolutize("上个月迁移的", d), "2026-02迁移的");
+        assert_eq!(absolutize("上周五出的事故", d), "2026-02-27出的事故");
+        assert_eq!(absolutize("上周回滚了", d), "2026-02-23当周回滚了");
+        assert_eq!(absolutize("马上周末了", d), "马上周末了");
     }
 }
