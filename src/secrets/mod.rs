@@ -36,8 +36,8 @@ use std::ops::{ControlFlow, Range};
 
 use kinds::PATTERNS;
 use values::{
-    ASSIGNMENT, Assigned, PAIR, TOLD, Tier, assigned_value, classify_key, is_password_value,
-    is_reference, looks_random, word_before,
+    ASSIGNMENT, Assigned, MAX_PAIR_GAP, MAX_TOLD_GAP, PAIR, TOLD, Tier, assigned_value,
+    classify_key, is_password_value, is_reference, looks_random, word_before,
 };
 
 mod kinds;
@@ -269,10 +269,15 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
             return;
         }
     }
-    for caps in PAIR.captures_iter(text) {
-        let (Some(matched), Some(value)) = (caps.get(0), caps.name("v")) else {
+    for caps in near(&PAIR, text, MAX_PAIR_GAP) {
+        let (Some(matched), Some(user), Some(value)) =
+            (caps.get(0), caps.name("user"), caps.name("v"))
+        else {
             continue;
         };
+        if user.len() > 64 {
+            continue;
+        }
         let password = value.as_str().trim_end_matches([',', ';', '.', ')', '\\']);
         if is_password_value(password, false, false)
             && !password.chars().all(|c| c.is_alphabetic() || c == '-')
@@ -286,7 +291,10 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
             return;
         }
     }
-    for matched in TOLD.find_iter(text) {
+    for caps in near(&TOLD, text, MAX_TOLD_GAP) {
+        let Some(matched) = caps.get(0) else {
+            continue;
+        };
         let Some(Assigned { range: value, .. }) = assigned_value(text, matched.end()) else {
             continue;
         };
@@ -301,6 +309,28 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
             return;
         }
     }
+}
+
+/// The matches of `regex` whose `gap` group is at most `max_gap` bytes long; after a match whose
+/// gap is longer, the search goes on from the gap's start, where a nearer word may begin.
+fn near<'t>(
+    regex: &'static regex::Regex,
+    text: &'t str,
+    max_gap: usize,
+) -> impl Iterator<Item = regex::Captures<'t>> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let caps = regex.captures_at(text, at)?;
+            let (whole, gap) = (caps.get(0)?, caps.name("gap")?);
+            if gap.len() > max_gap {
+                at = gap.start().max(at + 1);
+                continue;
+            }
+            at = whole.end().max(at + 1);
+            return Some(caps);
+        }
+    })
 }
 
 /// A value said in prose about a credential is one when it looks random and is no identifier:

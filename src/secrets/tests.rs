@@ -15,6 +15,7 @@ fn known_shapes_are_found() {
         "测试环境 broker 账号 dev-admin，密码 Emqx#Dev2026!q，你自己连上去看下",
         "heres my key for the .env, dont commit it obviously: 3f9c1e7ab2d84c60e5f7a9b1c3d2e4f5a6b7c8d9",
         "the staging token, for now: Zq8vLr2mXw7Kp4Nt9Bs6",
+        "the key we talked about last week, for the billing service and also the old dashboards, token here: Zq8vLr2mXw7Kp4Nt9Bs6",
         "login is svc_readonly / Rb7#qLm2!vTz9w if it asks",
         "creds: admin/Hunter22x",
         "测试账号 dev-admin / Emqx#2026q 先用着",

@@ -17,21 +17,29 @@ pub(super) static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A value said after a colon in a sentence about a credential: `here's my key for the .env,
-/// don't commit it: 3f9c…`. The value counts only when it looks random ([`looks_random`]).
+/// don't commit it: 3f9c…`, the colon at most [`MAX_TOLD_GAP`] bytes after the word (`gap`;
+/// measured in code: a counted repetition of a Unicode class makes the regex slow to build).
+/// The value counts only when it looks random ([`looks_random`]).
 pub(super) static TOLD: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:api[ _-]?key|keys?|tokens?|secrets?|passwords?|passwd|pwd|credentials?|creds)\b[^\n:：]{0,80}[:：]",
+        r"(?i)\b(?:api[ _-]?key|keys?|tokens?|secrets?|passwords?|passwd|pwd|credentials?|creds)\b(?P<gap>[^\n:：]*)[:：]",
     )
 });
 
 /// A user name and its password given as a pair: `login is svc_readonly / Rb7#qLm2!vTz9w`,
-/// `creds: admin/Hunter22x`, `账号 dev / Emqx#2026`. The password (`v`) counts when it is one
+/// `creds: admin/Hunter22x`, `账号 dev / Emqx#2026`, the `gap` after the word at most
+/// [`MAX_PAIR_GAP`] bytes and the `user` at most 64. The password (`v`) counts when it is one
 /// ([`is_password_value`]) and is not a plain word.
 pub(super) static PAIR: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(?:\b(?:logins?|credentials?|creds|sign[ -]?in)\b|账号|帐号|登录)[^\n/]{0,20}?(?:\bis\b|\bare\b|[:：=]|[ \t])[ \t]*[^\s/]{1,64}[ \t]*/[ \t]*(?P<v>[^\s/]+)",
+        r"(?i)(?:\b(?:logins?|credentials?|creds|sign[ -]?in)\b|账号|帐号|登录)(?P<gap>[^\n/]*?)(?:\bis\b|\bare\b|[:：=]|[ \t])[ \t]*(?P<user>[^\s/]+)[ \t]*/[ \t]*(?P<v>[^\s/]+)",
     )
 });
+
+/// The most bytes between a credential word and the colon of [`TOLD`].
+pub(super) const MAX_TOLD_GAP: usize = 80;
+/// The most bytes between a login word and the pair of [`PAIR`].
+pub(super) const MAX_PAIR_GAP: usize = 20;
 
 /// Compiles one of the scanner's patterns, with ASCII word boundaries: `\b` in Unicode (the
 /// default) stops the regex crate's fast engines on any non-ASCII text, which made a scan of
