@@ -489,8 +489,18 @@ fn extract_all_imports_every_session_of_the_project_once() {
     std::fs::create_dir_all(&sibling_dir).expect("mkdir");
     let sibling = sessions_folder(&env, &sibling_dir);
     let sessions = [
-        (&own, "s1", &env.project, "Never force-push to the main branch."),
-        (&nested, "s2", &web, "Always write commit messages in the imperative mood."),
+        (
+            &own,
+            "s1",
+            &env.project,
+            "Never force-push to the main branch.",
+        ),
+        (
+            &nested,
+            "s2",
+            &web,
+            "Always write commit messages in the imperative mood.",
+        ),
         (&sibling, "s3", &sibling_dir, "From now on always use pnpm."),
     ];
     for (folder, session, cwd, rule) in sessions {
