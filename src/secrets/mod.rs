@@ -292,9 +292,13 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
         }
     }
     for caps in near(&TOLD, text, MAX_TOLD_GAP) {
-        let Some(matched) = caps.get(0) else {
+        let (Some(matched), Some(key)) = (caps.get(0), caps.name("key")) else {
             continue;
         };
+        let key_name = key.as_str().replace([' ', '-'], "_");
+        if classify_key(&key_name, word_before(text, key.start())).is_none() {
+            continue;
+        }
         let Some(Assigned { range: value, .. }) = assigned_value(text, matched.end()) else {
             continue;
         };

@@ -19,10 +19,11 @@ pub(super) static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A value said after a colon in a sentence about a credential: `here's my key for the .env,
 /// don't commit it: 3f9c…`, the colon at most [`MAX_TOLD_GAP`] bytes after the word (`gap`;
 /// measured in code: a counted repetition of a Unicode class makes the regex slow to build).
-/// The value counts only when it looks random ([`looks_random`]).
+/// The word must name a credential as [`classify_key`] reads it (`public key:` does not), and
+/// the value counts only when it looks random ([`looks_random`]).
 pub(super) static TOLD: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\b(?:api[ _-]?key|keys?|tokens?|secrets?|passwords?|passwd|pwd|credentials?|creds)\b(?P<gap>[^\n:：]*)[:：]",
+        r"(?i)\b(?P<key>api[ _-]?key|keys?|tokens?|secrets?|passwords?|passwd|pwd|credentials?|creds)\b(?P<gap>[^\n:：]*)[:：]",
     )
 });
 
