@@ -61,12 +61,17 @@ const STOPWORDS: &[&str] = &[
     "because", "since", "due", "d", "s", "t", "ll", "re", "ve",
 ];
 
+/// Whether a lower-case word carries content (is no stop word).
+pub(crate) fn is_significant(word: &str) -> bool {
+    !STOPWORDS.contains(&word)
+}
+
 /// The significant words of a text, for naming and for finding related memories.
 pub(crate) fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '\''))
         .map(|w| w.trim_matches(|c| c == '-' || c == '\'').replace('\'', ""))
-        .filter(|w| w.len() > 1 && !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| w.len() > 1 && is_significant(w))
         .collect()
 }
 

@@ -182,6 +182,7 @@ fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
     let mut misses = Vec::new();
     let mut leaks = Vec::new();
     let mut secrets = Vec::new();
+    let mut damaged = Vec::new();
     for case in cases {
         let (name, expected): (String, Expected) = expected_of(case);
         let env = TestEnv::new();
@@ -207,6 +208,11 @@ fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
         if dir.join(".git").is_dir() {
             assert_git_clean(&dir);
             assert_index_consistent(&dir);
+        }
+        for memory in &memories {
+            for flaw in flaws(&dir, &memory.file) {
+                damaged.push(format!("{name}: {}: {flaw}", memory.file));
+            }
         }
         for memory in &memories {
             by_type
@@ -305,7 +311,12 @@ fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
     for leak in &leaks {
         println!("  forbidden: {leak}");
     }
+    for flaw in &damaged {
+        println!("  damaged: {flaw}");
+    }
     assert!(secrets.is_empty(), "{set}: secrets saved: {secrets:#?}");
+    // Nor text a person would not keep, whatever the labels say.
+    assert!(damaged.is_empty(), "{set}: damaged memories: {damaged:#?}");
     // On the sets it was tuned on, no forbidden text either (secrets and hard negatives).
     assert!(
         !tuned || leaks.is_empty(),
@@ -315,6 +326,71 @@ fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
         overall >= min_f1,
         "{set}: F1 {overall:.2} is under {min_f1}: {misses:#?}"
     );
+}
+
+/// What is wrong with a memory file as text a person would keep, whatever the labels say: a
+/// name that is a hash or that lost its negation, markdown debris, a fragment for a
+/// description, boilerplate reasons, a relative date, text derived from code or history.
+fn flaws(dir: &Path, file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join(file)).expect("topic file is UTF-8");
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    let (name, description) = (field("name: "), field("description: "));
+    let body = text.splitn(3, "---\n").nth(2).unwrap_or("").to_string();
+    let mut flaws = Vec::new();
+    let stem = name.rsplit('-').next().unwrap_or("");
+    if stem.len() >= 6
+        && stem.chars().all(|c| c.is_ascii_hexdigit())
+        && stem.chars().any(|c| c.is_ascii_digit())
+    {
+        flaws.push(format!("a hash for a name ({name})"));
+    }
+    // "Never log patient names" is `never-log-patient-names`, not `log-patient-names`.
+    let lower = description.to_lowercase();
+    let negated = ["never ", "don't ", "dont ", "do not ", "no "]
+        .iter()
+        .any(|n| lower.starts_with(n));
+    if negated
+        && !["never", "no", "not"]
+            .iter()
+            .any(|n| name.split('-').any(|w| w == *n))
+    {
+        flaws.push(format!("a name without the negation ({name})"));
+    }
+    let stars = description.matches("**").count();
+    if stars % 2 == 1 || description.matches('`').count() % 2 == 1 {
+        flaws.push(format!(
+            "markdown debris in the description ({description})"
+        ));
+    }
+    if description.starts_with([',', ';', ':', ')', '-', '，', '、', '；'])
+        || description.ends_with(['…', ','])
+    {
+        flaws.push(format!("a fragment for a description ({description})"));
+    }
+    for boilerplate in [
+        "the user asked for this on",
+        "follow this in all future work",
+        "stated by the user on",
+        "take this into account when planning",
+    ] {
+        if body.contains(boilerplate) {
+            flaws.push(format!("boilerplate: {boilerplate:?}"));
+        }
+    }
+    if let Some(phrase) = memdir::memory::dates::relative_phrase(&format!("{description}\n{body}"))
+    {
+        flaws.push(format!("a relative date ({phrase})"));
+    }
+    if body.contains("```") {
+        flaws.push("code in the body".into());
+    }
+    flaws
 }
 
 fn ratio(a: usize, b: usize) -> f64 {

@@ -8,8 +8,9 @@ use chrono::NaiveDate;
 
 use super::classifier::Statement;
 use super::cues::{
-    FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, MY, STALE_VALUE, URL, WHEN, WHY, slot_of,
+    FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, MY, STALE_VALUE, WHEN, WHY, slot_of,
 };
+use super::naming::name_for;
 use super::segmenter::capitalise;
 use crate::extract::{Action, Draft, Existing};
 use crate::memory::statement::{cjk_pairs, similarity, words};
@@ -156,40 +157,6 @@ pub(super) fn best_match(
     best.map(|(i, _)| i)
 }
 
-/// The memory's name: its slot, or its first significant words; a Chinese-only statement is
-/// named by type and a hash of its text.
-fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) -> String {
-    // Short, so that the index line keeps room for the description; never from a URL.
-    let significant = words(&URL.replace_all(text, " "));
-    let mut name = String::new();
-    if let Some(slot) = slot {
-        name.push_str(slot);
-    } else {
-        for word in significant.iter().take(4) {
-            let word: String = word
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-                .collect();
-            if word.is_empty() || name.len() + word.len() + 1 > 32 {
-                continue;
-            }
-            if !name.is_empty() {
-                name.push('-');
-            }
-            name.push_str(&word);
-        }
-    }
-    let name = name.trim_matches('-').to_string();
-    if name.len() < 3 || significant.len() < 2 && slot.is_none() {
-        return format!(
-            "{}-{:08x}",
-            memory_type.as_str(),
-            crate::extract::state::fnv1a(text.as_bytes()) as u32
-        );
-    }
-    name
-}
-
 fn unique_name(known: &[Known], base: &str) -> String {
     let mut name = base.to_string();
     let mut n = 2;
@@ -200,56 +167,119 @@ fn unique_name(known: &[Known], base: &str) -> String {
     name
 }
 
-/// The topic file for a statement (§3): feedback and project bodies say why and how to apply.
+/// The topic file for a statement (§3): a description in the person's words, and for feedback
+/// and project memories **Why:** and **How to apply:** lines when the person said why or when
+/// (never a reason they did not give).
 fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: NaiveDate) -> Draft {
-    let mut description: String = text.chars().take(140).collect();
-    if description.len() < text.len() {
-        description.push('…');
-    }
     let statement = match memory_type {
         MemoryType::User => third_person(text),
         _ => text.to_string(),
     };
     let day = date.format("%Y-%m-%d");
     let context = (!context.is_empty()).then(|| format!("{}.", capitalise(context)));
-    let body = match memory_type {
-        MemoryType::Feedback => {
-            let why = reason(text)
-                .or(context)
-                .unwrap_or_else(|| format!("the user asked for this on {day}."));
+    let mut body = format!("{statement}.\n");
+    match memory_type {
+        MemoryType::Feedback | MemoryType::Project => {
+            let why = reason(text).or(context);
             let how = WHEN
                 .captures(text)
                 .and_then(|c| c.name("when"))
-                .map_or_else(
-                    || "follow this in all future work on this project unless the user says otherwise.".to_string(),
-                    |w| format!("{}: do this, in every session.", w.as_str().trim()),
-                );
-            format!("{statement}.\n\n**Why:** {why}\n**How to apply:** {how}\n")
+                .map(|w| format!("{}: do this, in every session.", w.as_str().trim()));
+            if why.is_some() || how.is_some() {
+                body.push('\n');
+            }
+            if let Some(why) = why {
+                body.push_str(&format!("**Why:** {why}\n"));
+            }
+            if let Some(how) = how {
+                body.push_str(&format!("**How to apply:** {how}\n"));
+            }
         }
-        MemoryType::Project => {
-            let why = reason(text)
-                .or(context)
-                .unwrap_or_else(|| format!("stated by the user on {day}."));
-            format!(
-                "{statement}.\n\n**Why:** {why}\n**How to apply:** take this into account when planning, scheduling or suggesting work; check it is still current before relying on it.\n"
-            )
+        MemoryType::User => {
+            if let Some(more) = context {
+                body = format!("{statement}. {more}\n");
+            }
+            body.push_str(&format!("\n(Said by the user on {day}.)\n"));
         }
-        MemoryType::User => match context {
-            Some(more) => format!("{statement}. {more}\n\n(Said by the user on {day}.)\n"),
-            None => format!("{statement}.\n\n(Said by the user on {day}.)\n"),
-        },
-        MemoryType::Reference => match context {
-            Some(more) => format!("{statement}.\n\n{more}\n"),
-            None => format!("{statement}.\n"),
-        },
-    };
+        MemoryType::Reference => {
+            if let Some(more) = context {
+                body.push_str(&format!("\n{more}\n"));
+            }
+        }
+    }
     Draft {
         name: name.to_string(),
         memory_type,
-        description: description.replace(['\n', '\r'], " "),
+        description: describe(text),
         title: None,
         body,
     }
+}
+
+/// What separates clauses or marks a list item: never a description's first character, nor
+/// (but `)`, which may close a parenthesis) its last.
+const SEPARATORS: &str = "),;:-，、；：）";
+
+/// The longest description: the index line must stay readable.
+const MAX_DESCRIPTION: usize = 150;
+
+/// A description in the person's words: the statement when it is short, else cut at its last
+/// clause boundary (or word) that fits, never in a word and without a dangling "and"; no list
+/// marker or line break.
+fn describe(text: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ");
+    // A description never starts or ends with a separator.
+    let text = text
+        .trim_start_matches(|c: char| c.is_whitespace() || SEPARATORS.contains(c))
+        .trim_end_matches(|c: char| c.is_whitespace() || SEPARATORS[1..].contains(c));
+    if text.chars().count() <= MAX_DESCRIPTION {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(MAX_DESCRIPTION).collect();
+    let clause = [", ", "; ", " — ", " - ", "，", "；"]
+        .iter()
+        .filter_map(|sep| head.rfind(sep))
+        .max()
+        .filter(|&at| at >= 40);
+    let cut = clause.or_else(|| head.rfind(' ')).unwrap_or(head.len());
+    let mut description = head[..cut].trim_end().to_string();
+    loop {
+        let trimmed = description
+            .trim_end_matches(|c: char| c.is_whitespace() || SEPARATORS[1..].contains(c));
+        let last = trimmed
+            .rsplit(' ')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let dangling = matches!(
+            last.as_str(),
+            "and"
+                | "or"
+                | "but"
+                | "so"
+                | "because"
+                | "the"
+                | "a"
+                | "an"
+                | "to"
+                | "of"
+                | "in"
+                | "for"
+                | "with"
+                | "on"
+                | "that"
+        );
+        let new_len = if dangling {
+            trimmed.len() - last.len()
+        } else {
+            trimmed.len()
+        };
+        if new_len == description.len() || new_len == 0 {
+            break;
+        }
+        description.truncate(new_len);
+    }
+    description
 }
 
 fn reason(text: &str) -> Option<String> {
@@ -280,4 +310,29 @@ fn third_person(text: &str) -> String {
         return format!("The user said: {text}");
     };
     MY.replace_all(&replaced, "their").into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_are_whole_clauses_without_separators_at_their_ends() {
+        assert_eq!(describe("，别用 float 算金额；"), "别用 float 算金额");
+        assert_eq!(
+            describe(", and the SOP lives in Confluence,"),
+            "and the SOP lives in Confluence"
+        );
+        let long = "S&OP pushed the Q3 forecast deadline to July 24 because the promo calendar is late (again), so we actually have time to try the hierarchical model before then";
+        assert_eq!(
+            describe(long),
+            "S&OP pushed the Q3 forecast deadline to July 24 because the promo calendar is late (again)"
+        );
+        let no_clause = "word ".repeat(40);
+        let cut = describe(&no_clause);
+        assert!(
+            cut.len() <= MAX_DESCRIPTION && cut.ends_with("word"),
+            "{cut}"
+        );
+    }
 }

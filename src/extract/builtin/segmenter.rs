@@ -196,11 +196,8 @@ fn split_sentences(text: &str) -> Vec<String> {
                         && chars[run_start - 1].is_alphanumeric()
                 }
                 '.' => {
-                    next.is_none_or(char::is_whitespace)
-                        && !current.ends_with("e.g")
-                        && !current.ends_with("i.e")
-                        && !current.ends_with("etc")
-                        && !current.ends_with("vs")
+                    let after = chars[i + 1..].iter().copied().find(|c| !c.is_whitespace());
+                    next.is_none_or(char::is_whitespace) && !ends_with_abbreviation(&current, after)
                 }
                 _ => false,
             };
@@ -217,12 +214,49 @@ fn split_sentences(text: &str) -> Vec<String> {
     out
 }
 
+/// Abbreviations after which a full stop never ends a sentence (lower-cased, without their
+/// last dot): "e.g.", "St. Louis", "Dr. Okafor", "approx. 40".
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "vs", "cf", "approx", "st", "dr", "mr", "mrs", "ms", "prof", "fig", "dept",
+];
+
+/// Abbreviations that may also end a sentence: the full stop ends one only when a capital
+/// follows ("… Acme Inc. We ship" but "Acme Inc. ships", "5 min. later").
+const SOMETIMES_FINAL: &[&str] = &[
+    "etc", "al", "inc", "ltd", "co", "corp", "jr", "sr", "max", "min", "est", "a.m", "p.m", "u.s",
+    "u.k", "e.u", "ca", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+];
+
+/// Whether `text` ends with an abbreviation, so that the full stop after it ends no sentence, given the character the next word starts with. "No." is an
+/// abbreviation only before a number ("No. 5"; "hmm, no. I'm …" ends a sentence).
+fn ends_with_abbreviation(text: &str, after: Option<char>) -> bool {
+    let word = text
+        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"')
+        .next()
+        .unwrap_or("");
+    let lower = word.to_lowercase();
+    let capital_follows = after.is_some_and(char::is_uppercase);
+    ABBREVIATIONS.contains(&lower.as_str())
+        || SOMETIMES_FINAL.contains(&lower.as_str()) && !capital_follows
+        || lower == "no" && after.is_some_and(|c| c.is_ascii_digit())
+}
+
+/// A line's markdown that is not the person's words: a heading's `#`s, a list marker (`-`,
+/// `*`, `•`, `3)`, `2.`) and bold or underline markers (`**`, `__`).
+fn without_markdown(sentence: &str) -> String {
+    let s = sentence.trim().trim_start_matches('#').trim_start();
+    let s = s.trim_start_matches(['-', '*', '•', '+']).trim_start();
+    let digits = s.chars().take_while(char::is_ascii_digit).count();
+    let s = match s[digits..].strip_prefix([')', '.']) {
+        Some(rest) if (1..=2).contains(&digits) && rest.starts_with(' ') => rest.trim_start(),
+        _ => s,
+    };
+    s.replace("**", "").replace("__", "").trim().to_string()
+}
+
 fn push_sentence(out: &mut Vec<String>, current: &mut String) {
-    let s = current
-        .trim()
-        .trim_start_matches(['-', '*', '•'])
-        .trim()
-        .to_string();
+    let s = without_markdown(current);
     if s.chars().count() >= 4 {
         out.push(s);
     }
@@ -248,5 +282,37 @@ pub(super) fn capitalise(s: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_survive_abbreviations_and_lose_their_markdown() {
+        assert_eq!(
+            split_sentences("We ship from St. Louis, e.g. the v2.1 build. Dr. Okafor owns it."),
+            [
+                "We ship from St. Louis, e.g. the v2.1 build",
+                "Dr. Okafor owns it"
+            ]
+        );
+        assert_eq!(
+            split_sentences("hmm, no. I own the docs. See form No. 5 first."),
+            ["hmm, no", "I own the docs", "See form No. 5 first"]
+        );
+        assert_eq!(
+            split_sentences("It takes approx. 40 min. per run. Acme Inc. We ship later."),
+            [
+                "It takes approx. 40 min. per run",
+                "Acme Inc",
+                "We ship later"
+            ]
+        );
+        assert_eq!(
+            split_sentences("## Rules\n1. **Never** log PHI.\n- __Always__ hash the MRN"),
+            ["Rules", "Never log PHI", "Always hash the MRN"]
+        );
     }
 }
