@@ -230,3 +230,34 @@ fn is_reference(text: &str) -> bool {
     // "Bugs are tracked in Linear (project INGEST)": a named tool that is a place.
     cue && NAMED_PLACE.is_match(text) && !DERIVABLE.is_match(text)
 }
+
+/// A sentence the model found worth remembering where no cue did, as a statement of
+/// `memory_type`: its text cleaned as [`classify`] cleans it; nothing when it holds a secret,
+/// is empty once cleaned, or is a header or a question.
+pub(super) fn learned_statement(sentence: &str, memory_type: MemoryType) -> Option<Statement> {
+    if crate::secrets::find(sentence).is_some() {
+        return None;
+    }
+    let body = match EXPLICIT.find(sentence) {
+        Some(m) if m.end() < sentence.len() => sentence[m.end()..].trim(),
+        _ => sentence.trim(),
+    };
+    let correction = CORRECTION.is_match(body);
+    let body = CORRECTION
+        .find(body)
+        .filter(|m| m.start() == 0)
+        .map_or(body, |m| body[m.end()..].trim());
+    let length = body.chars().count();
+    if !(8..=400).contains(&length)
+        || words(body).len() + cjk_pairs(body).len() < 2
+        || body.ends_with([':', '：', '?', '？'])
+        || BARE_OBJECT.is_match(body)
+    {
+        return None;
+    }
+    Some(Statement {
+        memory_type,
+        text: capitalise(body.trim_end_matches(['.', '!', '。', '！'])),
+        correction,
+    })
+}
