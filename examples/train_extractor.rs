@@ -41,14 +41,13 @@ const WRITERS: &[&str] = &[
 /// Where the transcripts' `{{MEMORY_DIR}}` points during training.
 const MEMORY_DIR: &str = "/memdir-training/memory";
 
-fn knob(name: &str, default: f32) -> f32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+// Chosen by the leave-one-writer-out figures (memory-level F1 moved by less than 0.01 across
+// positive weights 1.5-3, L2 1e-4-1e-3 and 5-12 epochs; these gave the best sentence recall).
 const EPOCHS: usize = 12;
 const LEARNING_RATE: f32 = 0.2;
+const L2: f32 = 1e-3;
+/// Positives are rarer than negatives and matter more.
+const POSITIVE_WEIGHT: f32 = 3.0;
 const SEED: u64 = 0x6d65_6d64_6972;
 
 #[derive(serde::Deserialize)]
@@ -56,6 +55,8 @@ struct Expected {
     #[serde(default)]
     before: Vec<Before>,
     memories: Vec<ExpectedMemory>,
+    #[serde(default)]
+    forbidden: Vec<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -187,9 +188,7 @@ fn samples_of(case: &Case) -> Vec<Sample> {
     // (turn, candidate, lower-cased text as said and with dates made absolute)
     let mut sentences = Vec::new();
     for (t, turn) in case.turns.iter().enumerate() {
-        let date = turn
-            .timestamp
-            .map_or_else(|| chrono::NaiveDate::default(), |t| t.date_naive());
+        let date = turn.timestamp.map(|t| t.date_naive()).unwrap_or_default();
         for candidate in candidates(turn) {
             let text =
                 format!("{}\n{}", candidate.text, absolutize(&candidate.text, date)).to_lowercase();
@@ -215,10 +214,9 @@ fn samples_of(case: &Case) -> Vec<Sample> {
             .collect();
         for i in 0..sentences.len() {
             let whole = hits[i] == best;
-            if whole || hits[i] > 0 && best < wanted.len() && turns.contains(&sentences[i].0) {
-                if class[i] == 0 {
-                    class[i] = class_of(&memory.r#type);
-                }
+            let part = hits[i] > 0 && best < wanted.len() && turns.contains(&sentences[i].0);
+            if (whole || part) && class[i] == 0 {
+                class[i] = class_of(&memory.r#type);
             }
         }
         for (i, (_, _, text)) in sentences.iter().enumerate() {
@@ -229,6 +227,18 @@ fn samples_of(case: &Case) -> Vec<Sample> {
             {
                 left_out[i] = true;
             }
+        }
+    }
+    // A hard negative stays one, whatever it shares with a memory ("plus the migration for it").
+    for (i, (_, _, text)) in sentences.iter().enumerate() {
+        if case
+            .expected
+            .forbidden
+            .iter()
+            .any(|f| text.contains(&f.to_lowercase()))
+        {
+            class[i] = 0;
+            left_out[i] = false;
         }
     }
     sentences
@@ -262,8 +272,7 @@ fn train<'a>(samples: impl Iterator<Item = &'a Sample>) -> Weights {
     let mut squares = Weights::zero();
     let mut order: Vec<usize> = (0..samples.len()).collect();
     let mut rng = Rng(SEED);
-    let (positive_weight, l2) = (knob("PW", 1.5), knob("L2", 1e-4));
-    for _ in 0..knob("EPOCHS", EPOCHS as f32) as usize {
+    for _ in 0..EPOCHS {
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
@@ -271,7 +280,7 @@ fn train<'a>(samples: impl Iterator<Item = &'a Sample>) -> Weights {
             let sample = samples[at];
             let p = weights.probabilities(&sample.features);
             let weight = if sample.class > 0 {
-                positive_weight
+                POSITIVE_WEIGHT
             } else {
                 1.0
             };
@@ -284,7 +293,7 @@ fn train<'a>(samples: impl Iterator<Item = &'a Sample>) -> Weights {
                     else {
                         continue;
                     };
-                    let gradient = error * value + l2 * *w;
+                    let gradient = error * value + L2 * *w;
                     *g2 += gradient * gradient;
                     *w -= LEARNING_RATE * gradient / (g2.sqrt() + 1e-6);
                 }
@@ -299,6 +308,8 @@ struct Counts {
     produced: usize,
     expected: usize,
     matched: usize,
+    /// Sessions where a `forbidden` string was saved.
+    leaks: usize,
 }
 
 impl Counts {
@@ -306,6 +317,7 @@ impl Counts {
         self.produced += other.produced;
         self.expected += other.expected;
         self.matched += other.matched;
+        self.leaks += other.leaks;
     }
 
     fn precision(self) -> f64 {
@@ -399,6 +411,14 @@ fn memory_counts_explained(
             }
         }
         let produced: Vec<&(String, String)> = dir.values().collect();
+        let leaked = case.expected.forbidden.iter().any(|f| {
+            let f = f.to_lowercase();
+            produced.iter().any(|(_, text)| text.contains(&f))
+        });
+        counts.leaks += usize::from(leaked);
+        if leaked {
+            misses.push(format!("{}: forbidden text saved", case.name));
+        }
         let mut used = vec![false; produced.len()];
         counts.produced += produced.len();
         for want in &case.expected.memories {
@@ -434,26 +454,29 @@ fn memory_counts_explained(
 /// Leave one writer out: train on the others, measure on it.
 fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
     let mut policies = Vec::new();
-    for accept in [0.3f32, 0.4, 0.5, 0.6] {
-        for veto in [0.95f32, 2.0] {
-            for retype in [0.6f32, 0.8, 2.0] {
-                policies.push(Policy {
-                    accept,
-                    veto,
-                    retype,
-                });
-            }
+    for accept in [0.3f32, 0.4, 0.5, 0.6, 0.7] {
+        for veto in [0.9f32, 0.97, 2.0] {
+            policies.push(Policy { accept, veto });
         }
     }
     let mut by_policy = vec![Counts::default(); policies.len()];
     let mut cues_total = Counts::default();
     println!(
-        "\nleave-one-writer-out (policy accept {} veto {} retype {}):",
-        POLICY.accept, POLICY.veto, POLICY.retype
+        "\nleave-one-writer-out (policy accept {} veto {}):",
+        POLICY.accept, POLICY.veto
     );
     println!(
-        "{:<8} {:>9} {:>6} {:>6} | {:>9} {:>9} | {:>7} {:>7} {:>7}",
-        "writer", "sentences", "P", "R", "cues F1", "model F1", "P", "R", "F1"
+        "{:<8} {:>9} {:>6} {:>6} | {:>9} {:>9} | {:>7} {:>7} {:>7} {:>5}",
+        "writer",
+        "sentences",
+        "sent P",
+        "sent R",
+        "cues F1",
+        "+model F1",
+        "P",
+        "R",
+        "matched",
+        "leaks"
     );
     let mut shipped_total = Counts::default();
     for (writer, name) in WRITERS.iter().enumerate() {
@@ -475,7 +498,7 @@ fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
             total.add(memory_counts(&held_cases, Some(&weights), *policy));
         }
         println!(
-            "{:<8} {:>9} {:>6.2} {:>6.2} | {:>9.2} {:>9.2} | {:>7.2} {:>7.2} {:>7}",
+            "{:<8} {:>9} {:>6.2} {:>6.2} | {:>9.2} {:>9.2} | {:>7.2} {:>7.2} {:>7} {:>5}",
             name,
             held.len(),
             sentences.precision(),
@@ -485,10 +508,11 @@ fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
             with_model.precision(),
             with_model.recall(),
             format!("{}/{}", with_model.matched, with_model.expected),
+            format!("{}/{}", cues.leaks, with_model.leaks),
         );
     }
     println!(
-        "{:<8} {:>9} {:>6} {:>6} | {:>9.2} {:>9.2} | {:>7.2} {:>7.2}",
+        "{:<8} {:>9} {:>6} {:>6} | {:>9.2} {:>9.2} | {:>7.2} {:>7.2} {:>7} {:>5}",
         "all",
         samples.len(),
         "",
@@ -496,18 +520,20 @@ fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
         cues_total.f1(),
         shipped_total.f1(),
         shipped_total.precision(),
-        shipped_total.recall()
+        shipped_total.recall(),
+        "",
+        format!("{}/{}", cues_total.leaks, shipped_total.leaks)
     );
     println!("\nmemory-level F1 over all held-out writers, by policy:");
     for (policy, total) in policies.iter().zip(&by_policy) {
         println!(
-            "  accept {:.2} veto {:.2} retype {:.2}: P {:.3} R {:.3} F1 {:.3}",
+            "  accept {:.2} veto {:.2}: P {:.3} R {:.3} F1 {:.3}, {} sessions leaked",
             policy.accept,
             policy.veto,
-            policy.retype,
             total.precision(),
             total.recall(),
-            total.f1()
+            total.f1(),
+            total.leaks
         );
     }
 }

@@ -48,17 +48,13 @@ pub struct Policy {
     /// Where the cues found a memory, the model drops it when it is at least this sure the
     /// sentence is worth nothing (above 1: never).
     pub veto: f32,
-    /// Where the cues found a memory, the model gives it another type when it is at least this
-    /// sure of that type (above 1: never).
-    pub retype: f32,
 }
 
 /// The policy `memdir extract` uses, chosen by leave-one-writer-out cross-validation on the
 /// training sets (`examples/train_extractor.rs`).
 pub const POLICY: Policy = Policy {
-    accept: 0.4,
+    accept: 0.5,
     veto: 2.0,
-    retype: 2.0,
 };
 
 /// Turn the person's prompts of a range into saves, updates and removals, with the model
@@ -143,18 +139,7 @@ pub fn extract_with(
                     clause_tails(sentence).find_map(|tail| classify(tail, *asked))
                 });
             let verdict = verdicts[i];
-            let cued = cued
-                .filter(|_| verdict.is_none_or(|p| p[0] < policy.veto))
-                .map(|mut statement| {
-                    if let Some(p) = verdict
-                        && let Some(other) = (1..model::CLASSES.len())
-                            .find(|&c| p[c] >= policy.retype)
-                            .and_then(|c| model::CLASSES[c])
-                    {
-                        statement.memory_type = other;
-                    }
-                    statement
-                });
+            let cued = cued.filter(|_| verdict.is_none_or(|p| p[0] < policy.veto));
             // Where the cues are silent, the model decides.
             let learned = || {
                 let p = verdict?;
