@@ -4,10 +4,10 @@
 //! of a "rules:" list are rules; items of a "for today:" list are not.
 
 use super::cues::{
-    AFFIRMATIVE, BARE_OBJECT, CHANNEL, CLAUSE_START, CORRECTION, DATE_ABSOLUTE, DATE_PHRASE,
-    EPHEMERAL, EXPLICIT, HYPOTHETICAL, LOG_OR_CODE, NAMED_PLACE, PLAN, POLITE, PROJECT,
-    QUESTION_START, REFERENCE_CUE, REFERENCE_PLACE, RULES_HEADER, SCOPE_LEAD, SCOPED_HEADER,
-    SUBJECT, TASK, TASK_ANYWHERE, URL, USER, USER_BACKGROUND, USER_EXCLUDE, slot_of,
+    AFFIRMATIVE, BARE_OBJECT, CHANNEL, CLAUSE_START, CORRECTION, CREDENTIAL, DATE_ABSOLUTE,
+    DATE_PHRASE, EPHEMERAL, EXPLICIT, HYPOTHETICAL, LOG_OR_CODE, NAMED_PLACE, PLAN, POLITE,
+    PROJECT, QUESTION_START, REFERENCE_CUE, REFERENCE_PLACE, RULES_HEADER, SCOPE_LEAD,
+    SCOPED_HEADER, SUBJECT, TASK, TASK_ANYWHERE, URL, USER, USER_BACKGROUND, USER_EXCLUDE, slot_of,
 };
 use super::segmenter::{Sentence, capitalise, clause_tails};
 use crate::memory::statement::{
@@ -192,6 +192,24 @@ pub(super) fn is_context(sentence: &str) -> bool {
         && crate::secrets::find(sentence).is_none()
 }
 
+/// A word that mixes three of lower case, upper case, digits and symbols, like a password.
+fn password_like(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ')' | '(' | '"' | '\''));
+    word.chars().count() >= 8
+        && !word.contains("://")
+        && [
+            word.chars().any(|c| c.is_ascii_lowercase()),
+            word.chars().any(|c| c.is_ascii_uppercase()),
+            word.chars().any(|c| c.is_ascii_digit()),
+            word.chars()
+                .any(|c| c.is_ascii_punctuation() && !matches!(c, '-' | '_' | '/' | '.')),
+        ]
+        .iter()
+        .filter(|&&on| on)
+        .count()
+            >= 3
+}
+
 /// "because the test fails" is debugging talk, not a decision.
 fn project_is_not_task_talk(text: &str) -> bool {
     let lower = text.to_lowercase();
@@ -229,4 +247,40 @@ fn is_reference(text: &str) -> bool {
     }
     // "Bugs are tracked in Linear (project INGEST)": a named tool that is a place.
     cue && NAMED_PLACE.is_match(text) && !DERIVABLE.is_match(text)
+}
+
+/// A sentence the model found worth remembering where no cue did, as a statement of
+/// `memory_type`: its text cleaned as [`classify`] cleans it; nothing when it holds a secret,
+/// is empty once cleaned, or is a header or a question.
+pub(super) fn learned_statement(sentence: &str, memory_type: MemoryType) -> Option<Statement> {
+    // The scanner knows token shapes; a password typed in passing ("login is svc / Rb7#qLm2!v")
+    // has none, so what the cues never vouched for is not kept near a credential either.
+    if crate::secrets::find(sentence).is_some()
+        || CREDENTIAL.is_match(sentence)
+        || sentence.split_whitespace().any(password_like)
+    {
+        return None;
+    }
+    let body = match EXPLICIT.find(sentence) {
+        Some(m) if m.end() < sentence.len() => sentence[m.end()..].trim(),
+        _ => sentence.trim(),
+    };
+    let correction = CORRECTION.is_match(body);
+    let body = CORRECTION
+        .find(body)
+        .filter(|m| m.start() == 0)
+        .map_or(body, |m| body[m.end()..].trim());
+    let length = body.chars().count();
+    if !(8..=400).contains(&length)
+        || words(body).len() + cjk_pairs(body).len() < 2
+        || body.ends_with([':', '：', '?', '？'])
+        || BARE_OBJECT.is_match(body)
+    {
+        return None;
+    }
+    Some(Statement {
+        memory_type,
+        text: capitalise(body.trim_end_matches(['.', '!', '。', '！'])),
+        correction,
+    })
 }

@@ -206,6 +206,10 @@ pattern!(
     r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?i\b"
 );
 pattern!(MY, r"(?i)\bmy\b");
+pattern!(
+    CREDENTIAL,
+    r"(?i)\b(?:password|passwd|pwd|passphrase|login|credentials?|secret|token|api[ _-]?key|username)\b|密码|口令|账号"
+);
 pattern!(ME, r"(?i)\b(?:i|i'm|i've|i'd|my|me|myself)\b|我");
 
 /// Choices a project makes once, between alternatives: a statement about one is about the same

@@ -25,10 +25,14 @@ use crate::memory::taxonomy::MemoryType;
 mod classifier;
 mod cues;
 mod drafts;
+mod features;
+pub mod model;
 mod naming;
 mod segmenter;
 
-use classifier::{Statement, classify, in_rules_list, in_scoped_list, is_context, rule};
+use classifier::{
+    Statement, classify, in_rules_list, in_scoped_list, is_context, learned_statement, rule,
+};
 use cues::{
     ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
     ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD,
@@ -36,8 +40,37 @@ use cues::{
 use drafts::{Known, best_match, forget, record};
 use segmenter::{Sentence, capitalise, clause_tails, statements_of};
 
-/// Turn the person's prompts of a range into saves, updates and removals.
+/// How the model and the cues decide together.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    /// Where the cues are silent, a sentence the model gives a type with at least this
+    /// probability is a memory of that type.
+    pub accept: f32,
+    /// Where the cues found a memory, the model drops it when it is at least this sure the
+    /// sentence is worth nothing (above 1: never).
+    pub veto: f32,
+}
+
+/// The policy `memdir extract` uses, chosen by leave-one-writer-out cross-validation on the
+/// training sets (`examples/train_extractor.rs`).
+pub const POLICY: Policy = Policy {
+    accept: 0.5,
+    veto: 2.0,
+};
+
+/// Turn the person's prompts of a range into saves, updates and removals, with the model
+/// compiled into memdir.
 pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
+    extract_with(turns, existing, model::SHIPPED.as_ref(), POLICY)
+}
+
+/// [`extract`] with given weights (`None`: the cues alone) and policy: what training measures.
+pub fn extract_with(
+    turns: &[Turn],
+    existing: &[Existing],
+    weights: Option<&model::Weights>,
+    policy: Policy,
+) -> Vec<Action> {
     let mut known: Vec<Known> = existing.iter().map(Known::of).collect();
     let mut actions: Vec<Action> = Vec::new();
     for turn in turns {
@@ -45,6 +78,9 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
             .timestamp
             .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
         let sentences = statements_of(turn);
+        let verdicts: Vec<Option<[f32; 5]>> = (0..sentences.len())
+            .map(|i| weights.map(|w| w.probabilities(&features::features(&sentences, i))))
+            .collect();
         let mut used = vec![false; sentences.len()];
         // "That note is stale." makes what follows in the prompt a correction.
         let mut correcting = false;
@@ -95,31 +131,54 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
             };
             correcting |= retracting;
             let rules_item = in_rules_list(&sentences, i);
-            let Some(mut statement) = rules_item
+            let cued = rules_item
                 .then(|| rule(sentence))
                 .flatten()
                 .or_else(|| classify(sentence, *asked).filter(|_| !rules_item))
                 .or_else(|| {
                     // A statement mid-sentence: "…, so context: I mostly do infra, …".
                     clause_tails(sentence).find_map(|tail| classify(tail, *asked))
-                })
-            else {
-                if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
-                    forget(&mut known, &mut actions, &rest, &about());
-                } else if CORRECTED_VALUE.is_match(sentence)
-                    && let Some(target) = best_match(&known, sentence, None, 0.3)
-                {
-                    // "for credit-limit the bar is 0.88, not 0.85": a new value for a memory.
-                    let statement = Statement {
-                        memory_type: known[target].memory_type.unwrap_or(MemoryType::Project),
-                        text: capitalise(sentence.trim_end_matches(['.', '。'])),
-                        correction: true,
-                    };
-                    let text = dates::absolutize(&statement.text, date);
-                    record(&mut known, &mut actions, statement, text, "", date);
-                } else if CORRECTION.is_match(sentence) {
-                    correcting = true;
+                });
+            let verdict = verdicts[i];
+            let cued = cued.filter(|_| verdict.is_none_or(|p| p[0] < policy.veto));
+            // Where the cues are silent, the model decides.
+            let learned = || {
+                let p = verdict?;
+                let (best, &probability) = p
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .max_by(|a, b| a.1.total_cmp(b.1))?;
+                let memory_type = model::CLASSES[best]?;
+                (probability >= policy.accept && best_is_not_forget(sentence))
+                    .then(|| learned_statement(sentence, memory_type))
+                    .flatten()
+            };
+            let statement = match cued {
+                Some(statement) => Some(statement),
+                None => {
+                    if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
+                        forget(&mut known, &mut actions, &rest, &about());
+                        continue;
+                    }
+                    if CORRECTED_VALUE.is_match(sentence)
+                        && let Some(target) = best_match(&known, sentence, None, 0.3)
+                    {
+                        // "for credit-limit the bar is 0.88, not 0.85": a new value for a memory.
+                        let statement = Statement {
+                            memory_type: known[target].memory_type.unwrap_or(MemoryType::Project),
+                            text: capitalise(sentence.trim_end_matches(['.', '。'])),
+                            correction: true,
+                        };
+                        let text = dates::absolutize(&statement.text, date);
+                        record(&mut known, &mut actions, statement, text, "", date);
+                        continue;
+                    }
+                    learned()
                 }
+            };
+            let Some(mut statement) = statement else {
+                correcting |= CORRECTION.is_match(sentence);
                 continue;
             };
             statement.correction |= correcting;
@@ -211,6 +270,11 @@ pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
         Action::Save(d) => !deleted.contains(&d.name) || existed.contains(d.name.as_str()),
     });
     actions
+}
+
+/// A "forget …" sentence is never a memory of its own.
+fn best_is_not_forget(sentence: &str) -> bool {
+    !FORGET.is_match(sentence) && !FORGET_ZH.is_match(sentence)
 }
 
 #[cfg(test)]

@@ -1,0 +1,539 @@
+//! Trains the builtin extractor's model (issue 12) from the labelled training sets in
+//! `fixtures/extraction/` and writes `src/extract/builtin/model.bin`:
+//!
+//! ```sh
+//! cargo run --release --example train_extractor            # cross-validate, then train and write
+//! cargo run --release --example train_extractor -- --no-cv # train and write only
+//! ```
+//!
+//! Every sentence the person typed, as the extractor itself reads it (memdir's transcript reader
+//! and segmenter, the same features code), is a sample: positive of type T when it holds the
+//! `contains` strings of an expected memory of type T (or, for a memory said over several
+//! sentences of one prompt, some of them), negative otherwise; a sentence holding the stale value
+//! of a correction (`absent`) is left out. Each set is one writer: leave-one-writer-out
+//! cross-validation prints, per held-out writer, the sentence-level precision and recall of the
+//! model and the memory-level F1 of the whole extractor (cues alone, then cues with the model),
+//! scored as `tests/cli/quality.rs` scores. Training is multinomial logistic regression by
+//! AdaGrad with a fixed seed and order: the same data gives the same bytes. The blind sets are
+//! never read.
+#![allow(
+    clippy::print_stdout,
+    reason = "a command-line tool: its report is its output"
+)]
+
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+use memdir::extract::builtin::model::{CLASSES, Weights, candidates};
+use memdir::extract::builtin::{POLICY, Policy, extract_with};
+use memdir::extract::transcript::{Reader, Record, Turn, Turns};
+use memdir::extract::{Action, Existing};
+use memdir::memory::dates::absolutize;
+use memdir::memory::taxonomy::MemoryType;
+
+/// The training sets, one writer each. `blind-a` and `blind-b` are not here, on purpose.
+const WRITERS: &[&str] = &[
+    "cases", "holdout", "fresh", "final", "unseen", "train-a", "train-b", "train-c", "train-d",
+    "train-e",
+];
+
+/// Where the transcripts' `{{MEMORY_DIR}}` points during training.
+const MEMORY_DIR: &str = "/memdir-training/memory";
+
+// Chosen by the leave-one-writer-out figures (memory-level F1 moved by less than 0.01 across
+// positive weights 1.5-3, L2 1e-4-1e-3 and 5-12 epochs; these gave the best sentence recall).
+const EPOCHS: usize = 12;
+const LEARNING_RATE: f32 = 0.2;
+const L2: f32 = 1e-3;
+/// Positives are rarer than negatives and matter more.
+const POSITIVE_WEIGHT: f32 = 3.0;
+const SEED: u64 = 0x6d65_6d64_6972;
+
+#[derive(serde::Deserialize)]
+struct Expected {
+    #[serde(default)]
+    before: Vec<Before>,
+    memories: Vec<ExpectedMemory>,
+    #[serde(default)]
+    forbidden: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct Before {
+    name: String,
+    r#type: String,
+    description: String,
+    body: String,
+}
+
+#[derive(serde::Deserialize)]
+struct ExpectedMemory {
+    r#type: String,
+    contains: Vec<String>,
+    #[serde(default)]
+    absent: Vec<String>,
+}
+
+/// One labelled session.
+struct Case {
+    writer: usize,
+    name: String,
+    turns: Vec<Turn>,
+    /// The agent wrote memory itself: the extractor skips the range.
+    skipped: bool,
+    before: Vec<Existing>,
+    expected: Expected,
+}
+
+/// One sentence: its features, class and weight.
+struct Sample {
+    writer: usize,
+    features: Vec<(u32, f32)>,
+    class: usize,
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let cv = !std::env::args().any(|a| a == "--no-cv");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut cases = Vec::new();
+    for (writer, set) in WRITERS.iter().enumerate() {
+        let dir = root.join("fixtures/extraction").join(set);
+        let dir = if set == &"cases" {
+            dir
+        } else {
+            dir.join("cases")
+        };
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.join("expected.json").is_file())
+            .collect();
+        names.sort();
+        for path in names {
+            cases.push(read_case(writer, &path)?);
+        }
+    }
+    let samples: Vec<Sample> = cases.iter().flat_map(samples_of).collect();
+    let positives = samples.iter().filter(|s| s.class > 0).count();
+    println!(
+        "{} sessions from {} writers: {} sentences, {} worth remembering",
+        cases.len(),
+        WRITERS.len(),
+        samples.len(),
+        positives
+    );
+    if cv {
+        cross_validate(&cases, &samples, std::env::args().any(|a| a == "--explain"));
+    }
+    let weights = train(samples.iter());
+    let out = root.join("src/extract/builtin/model.bin");
+    std::fs::write(&out, weights.encode())?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+fn read_case(writer: usize, path: &Path) -> Result<Case, Box<dyn Error>> {
+    let expected: Expected =
+        serde_json::from_str(&std::fs::read_to_string(path.join("expected.json"))?)?;
+    let text = std::fs::read_to_string(path.join("transcript.jsonl"))?
+        .replace("{{MEMORY_DIR}}", MEMORY_DIR);
+    let mut reader = Reader::new(text.as_bytes(), 0);
+    let mut turns = Turns::default();
+    let (mut out, mut skipped) = (Vec::new(), false);
+    while let Some(located) = reader.next_record()? {
+        if let Record::Assistant { tool_uses, .. } = &located.record {
+            skipped |= tool_uses
+                .iter()
+                .filter_map(|t| t.written_path())
+                .any(|p| p.starts_with(MEMORY_DIR));
+        }
+        out.extend(turns.push(&located));
+    }
+    let before = expected
+        .before
+        .iter()
+        .map(|b| Existing {
+            name: b.name.clone(),
+            memory_type: b.r#type.parse().ok(),
+            description: b.description.clone(),
+            body: b.body.clone(),
+        })
+        .collect();
+    Ok(Case {
+        writer,
+        name: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        turns: out,
+        skipped,
+        before,
+        expected,
+    })
+}
+
+fn class_of(memory_type: &str) -> usize {
+    CLASSES
+        .iter()
+        .position(|c| c.is_some_and(|t| t.as_str() == memory_type))
+        .unwrap_or(0)
+}
+
+/// The labelled sentences of a session.
+fn samples_of(case: &Case) -> Vec<Sample> {
+    if case.skipped {
+        return Vec::new();
+    }
+    // (turn, candidate, lower-cased text as said and with dates made absolute)
+    let mut sentences = Vec::new();
+    for (t, turn) in case.turns.iter().enumerate() {
+        let date = turn.timestamp.map(|t| t.date_naive()).unwrap_or_default();
+        for candidate in candidates(turn) {
+            let text =
+                format!("{}\n{}", candidate.text, absolutize(&candidate.text, date)).to_lowercase();
+            sentences.push((t, candidate, text));
+        }
+    }
+    let mut class = vec![0usize; sentences.len()];
+    let mut left_out = vec![false; sentences.len()];
+    for memory in &case.expected.memories {
+        let wanted: Vec<String> = memory.contains.iter().map(|c| c.to_lowercase()).collect();
+        let hits: Vec<usize> = sentences
+            .iter()
+            .map(|(_, _, text)| wanted.iter().filter(|c| text.contains(c.as_str())).count())
+            .collect();
+        let best = hits.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            continue;
+        }
+        // The prompts where it is said best; there, every sentence holding part of it.
+        let turns: Vec<usize> = (0..sentences.len())
+            .filter(|&i| hits[i] == best)
+            .map(|i| sentences[i].0)
+            .collect();
+        for i in 0..sentences.len() {
+            let whole = hits[i] == best;
+            let part = hits[i] > 0 && best < wanted.len() && turns.contains(&sentences[i].0);
+            if (whole || part) && class[i] == 0 {
+                class[i] = class_of(&memory.r#type);
+            }
+        }
+        for (i, (_, _, text)) in sentences.iter().enumerate() {
+            if memory
+                .absent
+                .iter()
+                .any(|a| text.contains(&a.to_lowercase()))
+            {
+                left_out[i] = true;
+            }
+        }
+    }
+    // A hard negative stays one, whatever it shares with a memory ("plus the migration for it").
+    for (i, (_, _, text)) in sentences.iter().enumerate() {
+        if case
+            .expected
+            .forbidden
+            .iter()
+            .any(|f| text.contains(&f.to_lowercase()))
+        {
+            class[i] = 0;
+            left_out[i] = false;
+        }
+    }
+    sentences
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| class[*i] > 0 || !left_out[*i])
+        .map(|(i, (_, candidate, _))| Sample {
+            writer: case.writer,
+            features: candidate.features,
+            class: class[i],
+        })
+        .collect()
+}
+
+/// A fixed-seed generator for the sample order (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// Multinomial logistic regression by AdaGrad, L2-regularised on the weights each step touches.
+fn train<'a>(samples: impl Iterator<Item = &'a Sample>) -> Weights {
+    let samples: Vec<&Sample> = samples.collect();
+    let mut weights = Weights::zero();
+    let mut squares = Weights::zero();
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    let mut rng = Rng(SEED);
+    for _ in 0..EPOCHS {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        for &at in &order {
+            let sample = samples[at];
+            let p = weights.probabilities(&sample.features);
+            let weight = if sample.class > 0 {
+                POSITIVE_WEIGHT
+            } else {
+                1.0
+            };
+            for (class, probability) in p.iter().enumerate() {
+                let target = if class == sample.class { 1.0 } else { 0.0 };
+                let error = (probability - target) * weight;
+                for &(slot, value) in &sample.features {
+                    let (Some(w), Some(g2)) =
+                        (weights.get_mut(slot, class), squares.get_mut(slot, class))
+                    else {
+                        continue;
+                    };
+                    let gradient = error * value + L2 * *w;
+                    *g2 += gradient * gradient;
+                    *w -= LEARNING_RATE * gradient / (g2.sqrt() + 1e-6);
+                }
+            }
+        }
+    }
+    weights
+}
+
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    produced: usize,
+    expected: usize,
+    matched: usize,
+    /// Sessions where a `forbidden` string was saved.
+    leaks: usize,
+}
+
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        self.produced += other.produced;
+        self.expected += other.expected;
+        self.matched += other.matched;
+        self.leaks += other.leaks;
+    }
+
+    fn precision(self) -> f64 {
+        ratio(self.matched, self.produced)
+    }
+
+    fn recall(self) -> f64 {
+        ratio(self.matched, self.expected)
+    }
+
+    fn f1(self) -> f64 {
+        let (p, r) = (self.precision(), self.recall());
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 1.0 } else { a as f64 / b as f64 }
+}
+
+/// Sentence level: a sentence is predicted worth remembering when its best type reaches the
+/// policy's `accept`; right when that type is its label's.
+fn sentence_counts(weights: &Weights, samples: &[&Sample]) -> Counts {
+    let mut counts = Counts::default();
+    for sample in samples {
+        let p = weights.probabilities(&sample.features);
+        let best = (1..CLASSES.len())
+            .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+            .unwrap_or(0);
+        let predicted = (p[best] >= POLICY.accept).then_some(best);
+        counts.expected += usize::from(sample.class > 0);
+        counts.produced += usize::from(predicted.is_some());
+        counts.matched += usize::from(predicted == Some(sample.class) && sample.class > 0);
+    }
+    counts
+}
+
+/// Memory level, as `tests/cli/quality.rs` scores: run the extractor on each session and match
+/// what the memory dir holds after it against the expected memories.
+fn memory_counts(cases: &[&Case], weights: Option<&Weights>, policy: Policy) -> Counts {
+    memory_counts_explained(cases, weights, policy, &mut Vec::new())
+}
+
+/// [`memory_counts`], with a line for each expected memory missed and each extra one produced.
+fn memory_counts_explained(
+    cases: &[&Case],
+    weights: Option<&Weights>,
+    policy: Policy,
+    misses: &mut Vec<String>,
+) -> Counts {
+    let mut counts = Counts::default();
+    for case in cases {
+        let actions = if case.skipped {
+            Vec::new()
+        } else {
+            extract_with(&case.turns, &case.before, weights, policy)
+        };
+        let mut dir: BTreeMap<String, (String, String)> = case
+            .before
+            .iter()
+            .map(|b| {
+                let t = b.memory_type.map_or("untyped", MemoryType::as_str);
+                let text = format!("{}\n{}\n{}\ntype: {t}", b.name, b.description, b.body);
+                (b.name.clone(), (t.to_string(), text.to_lowercase()))
+            })
+            .collect();
+        for action in actions {
+            match action {
+                Action::Save(d) => {
+                    let all = format!("{}\n{}\n{}", d.name, d.description, d.body);
+                    if memdir::secrets::find(&all).is_some() {
+                        continue;
+                    }
+                    let t = d.memory_type.as_str();
+                    let text = format!(
+                        "{}\n{}\n{}\n{}\ntype: {t}",
+                        d.name,
+                        d.description,
+                        d.title.unwrap_or_default(),
+                        d.body
+                    );
+                    dir.insert(d.name, (t.to_string(), text.to_lowercase()));
+                }
+                Action::Delete { name } => {
+                    dir.remove(&name);
+                }
+            }
+        }
+        let produced: Vec<&(String, String)> = dir.values().collect();
+        let leaked = case.expected.forbidden.iter().any(|f| {
+            let f = f.to_lowercase();
+            produced.iter().any(|(_, text)| text.contains(&f))
+        });
+        counts.leaks += usize::from(leaked);
+        if leaked {
+            misses.push(format!("{}: forbidden text saved", case.name));
+        }
+        let mut used = vec![false; produced.len()];
+        counts.produced += produced.len();
+        for want in &case.expected.memories {
+            counts.expected += 1;
+            let fits = |(t, text): &(String, String)| {
+                *t == want.r#type
+                    && want
+                        .contains
+                        .iter()
+                        .all(|c| text.contains(&c.to_lowercase()))
+                    && !want.absent.iter().any(|a| text.contains(&a.to_lowercase()))
+            };
+            if let Some(i) = (0..produced.len()).find(|&i| !used[i] && fits(produced[i])) {
+                used[i] = true;
+                counts.matched += 1;
+            } else {
+                misses.push(format!(
+                    "{}: missed {} {:?}",
+                    case.name, want.r#type, want.contains
+                ));
+            }
+        }
+        for (i, (t, text)) in produced.iter().enumerate() {
+            if !used[i] {
+                let line = text.lines().nth(1).unwrap_or_default();
+                misses.push(format!("{}: extra {t} ({line})", case.name));
+            }
+        }
+    }
+    counts
+}
+
+/// Leave one writer out: train on the others, measure on it.
+fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
+    let mut policies = Vec::new();
+    for accept in [0.3f32, 0.4, 0.5, 0.6, 0.7] {
+        for veto in [0.9f32, 0.97, 2.0] {
+            policies.push(Policy { accept, veto });
+        }
+    }
+    let mut by_policy = vec![Counts::default(); policies.len()];
+    let mut cues_total = Counts::default();
+    println!(
+        "\nleave-one-writer-out (policy accept {} veto {}):",
+        POLICY.accept, POLICY.veto
+    );
+    println!(
+        "{:<8} {:>9} {:>6} {:>6} | {:>9} {:>9} | {:>7} {:>7} {:>7} {:>5}",
+        "writer",
+        "sentences",
+        "sent P",
+        "sent R",
+        "cues F1",
+        "+model F1",
+        "P",
+        "R",
+        "matched",
+        "leaks"
+    );
+    let mut shipped_total = Counts::default();
+    for (writer, name) in WRITERS.iter().enumerate() {
+        let weights = train(samples.iter().filter(|s| s.writer != writer));
+        let held: Vec<&Sample> = samples.iter().filter(|s| s.writer == writer).collect();
+        let sentences = sentence_counts(&weights, &held);
+        let held_cases: Vec<&Case> = cases.iter().filter(|c| c.writer == writer).collect();
+        let cues = memory_counts(&held_cases, None, POLICY);
+        cues_total.add(cues);
+        let mut misses = Vec::new();
+        let with_model = memory_counts_explained(&held_cases, Some(&weights), POLICY, &mut misses);
+        if explain {
+            for miss in &misses {
+                println!("  {name}/{miss}");
+            }
+        }
+        shipped_total.add(with_model);
+        for (policy, total) in policies.iter().zip(by_policy.iter_mut()) {
+            total.add(memory_counts(&held_cases, Some(&weights), *policy));
+        }
+        println!(
+            "{:<8} {:>9} {:>6.2} {:>6.2} | {:>9.2} {:>9.2} | {:>7.2} {:>7.2} {:>7} {:>5}",
+            name,
+            held.len(),
+            sentences.precision(),
+            sentences.recall(),
+            cues.f1(),
+            with_model.f1(),
+            with_model.precision(),
+            with_model.recall(),
+            format!("{}/{}", with_model.matched, with_model.expected),
+            format!("{}/{}", cues.leaks, with_model.leaks),
+        );
+    }
+    println!(
+        "{:<8} {:>9} {:>6} {:>6} | {:>9.2} {:>9.2} | {:>7.2} {:>7.2} {:>7} {:>5}",
+        "all",
+        samples.len(),
+        "",
+        "",
+        cues_total.f1(),
+        shipped_total.f1(),
+        shipped_total.precision(),
+        shipped_total.recall(),
+        "",
+        format!("{}/{}", cues_total.leaks, shipped_total.leaks)
+    );
+    println!("\nmemory-level F1 over all held-out writers, by policy:");
+    for (policy, total) in policies.iter().zip(&by_policy) {
+        println!(
+            "  accept {:.2} veto {:.2}: P {:.3} R {:.3} F1 {:.3}, {} sessions leaked",
+            policy.accept,
+            policy.veto,
+            total.precision(),
+            total.recall(),
+            total.f1(),
+            total.leaks
+        );
+    }
+}
