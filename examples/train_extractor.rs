@@ -377,7 +377,7 @@ fn memory_counts_explained(
         let actions = if case.skipped {
             Vec::new()
         } else {
-            extract_with(&case.turns, &case.before, weights, policy)
+            extract_with(&case.turns, &case.before, weights, policy).actions
         };
         let mut dir: BTreeMap<String, (String, String)> = case
             .before

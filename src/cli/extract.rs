@@ -281,6 +281,13 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
     for outcome in &report.outcomes {
         output.info(&outcome.line())?;
     }
+    for message in &report.messages {
+        let account = match message.unsaved {
+            Some(why) => format!("nothing kept: {}", why.describe()),
+            None => format!("kept as {}", message.memories.join(", ")),
+        };
+        output.detail(&format!("  {:?}: {account}", message.excerpt))?;
+    }
     if report.unreadable_lines > 0 {
         output.warn(&format!(
             "{} line(s) of the transcript were not JSON and were skipped",

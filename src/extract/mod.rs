@@ -52,22 +52,56 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "outcome", rename_all = "lowercase")]
 pub enum Outcome {
-    Saved { name: String, r#type: String },
-    Updated { name: String, r#type: String },
-    Unchanged { name: String },
-    Removed { name: String },
-    Refused { what: String, why: String },
+    Saved {
+        name: String,
+        r#type: String,
+        description: String,
+    },
+    Updated {
+        name: String,
+        r#type: String,
+        description: String,
+    },
+    Unchanged {
+        name: String,
+    },
+    Removed {
+        name: String,
+    },
+    Refused {
+        what: String,
+        why: String,
+    },
 }
 
 impl Outcome {
     /// One line for people.
     pub fn line(&self) -> String {
         match self {
-            Outcome::Saved { name, r#type } => format!("saved {name} ({type})"),
-            Outcome::Updated { name, r#type } => format!("updated {name} ({type})"),
+            Outcome::Saved {
+                name,
+                r#type,
+                description,
+            } => format!("saved {name} ({type}): {description}"),
+            Outcome::Updated {
+                name,
+                r#type,
+                description,
+            } => format!("updated {name} ({type}): {description}"),
             Outcome::Unchanged { name } => format!("unchanged {name} (already saved)"),
             Outcome::Removed { name } => format!("removed {name}"),
             Outcome::Refused { what, why } => format!("refused {what}: {why}"),
+        }
+    }
+
+    /// The memory it is about, unless it was refused.
+    pub fn memory(&self) -> Option<&str> {
+        match self {
+            Outcome::Saved { name, .. }
+            | Outcome::Updated { name, .. }
+            | Outcome::Unchanged { name }
+            | Outcome::Removed { name } => Some(name),
+            Outcome::Refused { .. } => None,
         }
     }
 
@@ -78,6 +112,67 @@ impl Outcome {
             Outcome::Saved { .. } | Outcome::Updated { .. } | Outcome::Removed { .. }
         )
     }
+}
+
+/// Why nothing of a message was kept, from the weakest reason to the strongest: a message is
+/// reported with the strongest reason any of its sentences gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unsaved {
+    /// No cue of a memory: chat, a task, an answer.
+    NothingToRemember,
+    Question,
+    Hypothetical,
+    /// An instruction for this task only ("for now", "today", "this PR").
+    OneOff,
+    /// What the code or its history says (a code fact, a merge, a revert).
+    Derivable,
+    /// The store refused what was drafted (see the outcomes).
+    Refused,
+    /// It holds a secret: nothing of it is kept.
+    Secret,
+}
+
+impl Unsaved {
+    /// The reason in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Unsaved::NothingToRemember => "nothing worth remembering",
+            Unsaved::Question => "a question",
+            Unsaved::Hypothetical => "a hypothetical",
+            Unsaved::OneOff => "a one-off instruction",
+            Unsaved::Derivable => "derivable from the code or its history",
+            Unsaved::Refused => "what was drafted from it was refused",
+            Unsaved::Secret => "it holds a secret",
+        }
+    }
+}
+
+/// One of the person's messages in the range, accounted for: what it saved, or why nothing.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Message {
+    /// Offset just after its record in the transcript.
+    pub end: u64,
+    /// Its first words (at most 80 characters; a line holding a secret left out).
+    pub excerpt: String,
+    /// The memories it saved, updated, found already saved or removed.
+    pub memories: Vec<String>,
+    /// Why nothing was kept of it, when nothing was.
+    pub unsaved: Option<Unsaved>,
+}
+
+/// The longest excerpt of a message in a report.
+const EXCERPT_CHARS: usize = 80;
+
+/// A message's first words for a report, never a line of it that holds a secret.
+fn excerpt(prompt: &str) -> String {
+    let blanked = crate::secrets::blank_secret_lines(prompt);
+    let flat = blanked.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut excerpt: String = flat.chars().take(EXCERPT_CHARS).collect();
+    if excerpt.len() < flat.len() {
+        excerpt.push('…');
+    }
+    excerpt
 }
 
 /// Which extractor turns a range into actions.
@@ -122,6 +217,9 @@ pub struct Report {
     /// Why the range was not extracted, when it was not.
     pub skipped: Option<String>,
     pub outcomes: Vec<Outcome>,
+    /// The builtin extractor's account of every message of the range (the agent extractor
+    /// answers for the range as a whole: empty).
+    pub messages: Vec<Message>,
     /// Commits that adopted what the agent wrote itself.
     pub adopted: Vec<String>,
     /// Lines of the range that were not JSON (skipped).
@@ -346,8 +444,16 @@ pub fn apply(
             let name = draft.name.clone();
             Ok(match (saved.commit, saved.op) {
                 (None, _) => Outcome::Unchanged { name },
-                (Some(_), Op::Update) => Outcome::Updated { name, r#type },
-                (Some(_), _) => Outcome::Saved { name, r#type },
+                (Some(_), Op::Update) => Outcome::Updated {
+                    name,
+                    r#type,
+                    description: draft.description.clone(),
+                },
+                (Some(_), _) => Outcome::Saved {
+                    name,
+                    r#type,
+                    description: draft.description.clone(),
+                },
             })
         }
         Action::Delete { name } => {
@@ -373,6 +479,55 @@ pub fn apply(
             Ok(Outcome::Removed { name: name.clone() })
         }
     }
+}
+
+/// Every message of a range with the memories it came to, or why it came to none.
+fn account(turns: &[Turn], extraction: &builtin::Extraction, outcomes: &[Outcome]) -> Vec<Message> {
+    let outcome_of = |name: &str| {
+        extraction
+            .actions
+            .iter()
+            .zip(outcomes)
+            .rev()
+            .find(|(action, _)| match action {
+                Action::Save(draft) => draft.name == name,
+                Action::Delete { name: deleted } => deleted == name,
+            })
+            .map(|(_, outcome)| outcome)
+    };
+    turns
+        .iter()
+        .enumerate()
+        .map(|(t, turn)| {
+            let touched = extraction.touched.get(t).map_or(&[][..], Vec::as_slice);
+            let memories: Vec<String> = touched
+                .iter()
+                .filter(|name| outcome_of(name).is_some_and(|o| o.memory().is_some()))
+                .cloned()
+                .collect();
+            let refused = touched
+                .iter()
+                .any(|name| outcome_of(name).is_some_and(|o| o.memory().is_none()));
+            let unsaved = memories.is_empty().then(|| {
+                if refused {
+                    Unsaved::Refused
+                } else {
+                    extraction
+                        .unsaved
+                        .get(t)
+                        .copied()
+                        .flatten()
+                        .unwrap_or(Unsaved::NothingToRemember)
+                }
+            });
+            Message {
+                end: turn.end,
+                excerpt: excerpt(&turn.prompt),
+                memories,
+                unsaved,
+            }
+        })
+        .collect()
 }
 
 /// Run one session's extraction, from its cursor to the end of its transcript.
@@ -422,13 +577,14 @@ pub fn run(job: &Job) -> Result<Report, ExtractError> {
         report.outcomes = match &job.extractor {
             Extractor::Builtin => {
                 let existing = existing_memories(&job.memory_dir)?;
-                let actions = builtin::extract(&range.turns, &existing);
+                let extraction = builtin::extract(&range.turns, &existing);
                 let mut store = Store::open(&job.memory_dir)?;
                 let mut outcomes = Vec::new();
-                for action in &actions {
+                for action in &extraction.actions {
                     outcomes.push(apply(&mut store, action, session)?);
                     crate::fault::point("extract-mid-run");
                 }
+                report.messages = account(&range.turns, &extraction, &outcomes);
                 outcomes
             }
             Extractor::Agent(config) => {

@@ -121,9 +121,21 @@ fn foreground_saves_once_and_a_second_run_starts_at_the_cursor() {
     let dir = env.memory_dir();
     let body =
         std::fs::read_to_string(dir.join("run-cargo-fmt-committing.md")).expect("topic file");
+    // The person gave no reason: none is made up.
     assert!(
-        body.contains("type: feedback") && body.contains("**Why:**"),
+        body.contains("type: feedback") && !body.contains("**Why:**"),
         "{body}"
+    );
+    // Every message is accounted for: what it saved, or why nothing.
+    assert_eq!(
+        report["messages"],
+        serde_json::json!([
+            {"end": report["messages"][0]["end"], "excerpt": "Fix the flaky login test please.",
+             "memories": [], "unsaved": "one_off"},
+            {"end": report["messages"][1]["end"],
+             "excerpt": "From now on, always run cargo fmt before committing.",
+             "memories": ["run-cargo-fmt-committing"], "unsaved": null},
+        ])
     );
     assert_eq!(cursor_offset(&dir, "s1"), Some(t.text().len() as u64));
     assert_git_clean(&dir);
@@ -359,7 +371,7 @@ fn twenty_hook_calls_for_three_sessions_one_worker_then_drain() {
     assert_eq!(
         saved,
         [
-            "save(feedback): force-push-main-branch",
+            "save(feedback): never-force-push-main-branch",
             "save(feedback): run-linter-committing",
             "save(feedback): write-commit-messages-imperative",
         ]
@@ -452,7 +464,7 @@ fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
     assert_eq!(
         saved,
         [
-            "save(feedback): deploy-fridays",
+            "save(feedback): never-deploy-fridays",
             "save(feedback): package-manager"
         ],
         "each memory saved once"
@@ -523,7 +535,7 @@ fn extract_all_imports_every_session_of_the_project_once() {
         subjects(&dir),
         [
             "save(feedback): write-commit-messages-imperative",
-            "save(feedback): force-push-main-branch",
+            "save(feedback): never-force-push-main-branch",
         ],
         "oldest first (git log is newest first); the sibling project's session is not read"
     );

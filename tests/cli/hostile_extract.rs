@@ -275,7 +275,8 @@ fn a_200_mb_transcript_line_is_skipped_in_bounded_memory_and_reported() {
     assert_eq!(report["turns"], 2, "{report}");
     assert_eq!(
         report["outcomes"],
-        json!([{"outcome": "saved", "name": "run-linter-committing", "type": "feedback"}])
+        json!([{"outcome": "saved", "name": "run-linter-committing", "type": "feedback",
+                "description": "From now on, always run the linter before committing"}])
     );
     // Plain output says so too.
     let dir = env.memory_dir();

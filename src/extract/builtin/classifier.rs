@@ -10,6 +10,7 @@ use super::cues::{
     SCOPED_HEADER, SUBJECT, TASK, TASK_ANYWHERE, URL, USER, USER_BACKGROUND, USER_EXCLUDE, slot_of,
 };
 use super::segmenter::{Sentence, capitalise, clause_tails};
+use crate::extract::Unsaved;
 use crate::memory::statement::{
     DECISION, DERIVABLE, FEEDBACK, FEEDBACK_ANYWHERE, REASON, cjk_pairs, words,
 };
@@ -25,8 +26,13 @@ pub(super) struct Statement {
 
 /// Decide whether a sentence is a memory, and of which type.
 pub(super) fn classify(sentence: &str, asked: bool) -> Option<Statement> {
+    judge(sentence, asked).ok()
+}
+
+/// [`classify`], saying why a sentence is no memory.
+pub(super) fn judge(sentence: &str, asked: bool) -> Result<Statement, Unsaved> {
     if crate::secrets::find(sentence).is_some() {
-        return None;
+        return Err(Unsaved::Secret);
     }
     let (explicit, body) = match EXPLICIT.find(sentence) {
         Some(m) if m.end() < sentence.len() => (true, sentence[m.end()..].trim()),
@@ -37,22 +43,25 @@ pub(super) fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         || BARE_OBJECT.is_match(body)
         || body.ends_with([':', '：'])
     {
-        return None;
+        return Err(Unsaved::NothingToRemember);
     }
     if body.chars().count() < 4 || body.chars().count() > 400 {
-        return None;
+        return Err(Unsaved::NothingToRemember);
     }
     let is_question = body.ends_with('?')
         || body.ends_with('？')
         || QUESTION_START.is_match(body) && !POLITE.is_match(body);
-    if is_question || HYPOTHETICAL.is_match(body) {
-        return None;
+    if HYPOTHETICAL.is_match(body) {
+        return Err(Unsaved::Hypothetical);
+    }
+    if is_question {
+        return Err(Unsaved::Question);
     }
     // "Our staging db gets wiped every sunday, so right now I click them by hand": the
     // one-off marker is about the second clause, not the fact.
     let first_clause = CLAUSE_START.find(body).map_or(body, |m| &body[..m.start()]);
     if EPHEMERAL.is_match(first_clause) && !FEEDBACK_ANYWHERE.is_match(body) {
-        return None;
+        return Err(Unsaved::OneOff);
     }
     // A rule must not be scoped anywhere in it ("…, this view is throwaway").
     let scoped_rule = EPHEMERAL.is_match(body) && !FEEDBACK_ANYWHERE.is_match(body);
@@ -76,7 +85,7 @@ pub(super) fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         MemoryType::Project
     } else if FEEDBACK.is_match(body_clean) || FEEDBACK_ANYWHERE.is_match(body_clean) {
         if scoped_rule {
-            return None;
+            return Err(Unsaved::OneOff);
         }
         MemoryType::Feedback
     } else if DECISION.is_match(body_clean)
@@ -117,8 +126,12 @@ pub(super) fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         }
     } else if correction && slot_of(body_clean).is_some() && !DERIVABLE.is_match(body_clean) {
         MemoryType::Project
+    } else if DERIVABLE.is_match(body_clean) {
+        return Err(Unsaved::Derivable);
+    } else if TASK.is_match(body_clean) {
+        return Err(Unsaved::OneOff);
     } else {
-        return None;
+        return Err(Unsaved::NothingToRemember);
     };
     if memory_type == MemoryType::Feedback
         && DERIVABLE.is_match(body_clean)
@@ -127,9 +140,9 @@ pub(super) fn classify(sentence: &str, asked: bool) -> Option<Statement> {
         && !body_clean.to_lowercase().starts_with("always")
         && !body_clean.to_lowercase().starts_with("never")
     {
-        return None;
+        return Err(Unsaved::Derivable);
     }
-    Some(Statement {
+    Ok(Statement {
         memory_type,
         text,
         correction,

@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 
 use crate::extract::transcript::Turn;
-use crate::extract::{Action, Existing};
+use crate::extract::{Action, Existing, Unsaved};
 use crate::memory::dates;
 use crate::memory::statement::{DECISION, FEEDBACK};
 use crate::memory::taxonomy::MemoryType;
@@ -31,7 +31,7 @@ mod naming;
 mod segmenter;
 
 use classifier::{
-    Statement, classify, in_rules_list, in_scoped_list, is_context, learned_statement, rule,
+    Statement, classify, in_rules_list, in_scoped_list, is_context, judge, learned_statement, rule,
 };
 use cues::{
     ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
@@ -58,9 +58,29 @@ pub const POLICY: Policy = Policy {
     veto: 2.0,
 };
 
+/// What the builtin extractor made of a range.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Extraction {
+    /// Saves, updates and removals, in order.
+    pub actions: Vec<Action>,
+    /// Per turn, the memories its sentences saved, updated or removed (a later correction in
+    /// the range may have rewritten them since).
+    pub touched: Vec<Vec<String>>,
+    /// Per turn, the strongest reason one of its sentences was not kept.
+    pub unsaved: Vec<Option<Unsaved>>,
+}
+
+/// The memory an action is about.
+fn action_name(action: &Action) -> &str {
+    match action {
+        Action::Save(draft) => &draft.name,
+        Action::Delete { name } => name,
+    }
+}
+
 /// Turn the person's prompts of a range into saves, updates and removals, with the model
 /// compiled into memdir.
-pub fn extract(turns: &[Turn], existing: &[Existing]) -> Vec<Action> {
+pub fn extract(turns: &[Turn], existing: &[Existing]) -> Extraction {
     extract_with(turns, existing, model::SHIPPED.as_ref(), POLICY)
 }
 
@@ -70,10 +90,15 @@ pub fn extract_with(
     existing: &[Existing],
     weights: Option<&model::Weights>,
     policy: Policy,
-) -> Vec<Action> {
+) -> Extraction {
     let mut known: Vec<Known> = existing.iter().map(Known::of).collect();
     let mut actions: Vec<Action> = Vec::new();
+    let mut touched = Vec::with_capacity(turns.len());
+    let mut unsaved = Vec::with_capacity(turns.len());
     for turn in turns {
+        let before = actions.clone();
+        // A line holding a secret is gone before the sentences are read: said here.
+        let mut why = crate::secrets::find(&turn.prompt).map(|_| Unsaved::Secret);
         let date = turn
             .timestamp
             .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
@@ -94,7 +119,11 @@ pub fn extract_with(
         ) in sentences.iter().enumerate()
         {
             // Nothing of a sentence that holds a secret is kept, not even a clause of it.
-            if used[i] || crate::secrets::find(sentence).is_some() {
+            if used[i] {
+                continue;
+            }
+            if crate::secrets::find(sentence).is_some() {
+                why = why.max(Some(Unsaved::Secret));
                 continue;
             }
             let forget_rest = |text: &str| {
@@ -122,6 +151,7 @@ pub fn extract_with(
                 .any(|s| s.line == *line && SCOPE_LEAD.is_match(&s.text));
             if scoped_line || in_scoped_list(&sentences, i) && FEEDBACK.is_match(sentence) {
                 // "few things for today: - don't touch X": today's task, not a rule.
+                why = why.max(Some(Unsaved::OneOff));
                 continue;
             }
             // "scratch what I said about the board — we moved …": a correction of what follows.
@@ -179,6 +209,7 @@ pub fn extract_with(
             };
             let Some(mut statement) = statement else {
                 correcting |= CORRECTION.is_match(sentence);
+                why = why.max(judge(sentence, *asked).err());
                 continue;
             };
             statement.correction |= correcting;
@@ -255,6 +286,14 @@ pub fn extract_with(
             let context = dates::absolutize(&context.join(". "), date);
             record(&mut known, &mut actions, statement, text, &context, date);
         }
+        touched.push(
+            actions
+                .iter()
+                .filter(|a| !before.contains(a))
+                .map(|a| action_name(a).to_string())
+                .collect(),
+        );
+        unsaved.push(why);
     }
     // A memory saved and then removed in the same range never needs saving.
     let deleted: BTreeSet<String> = actions
@@ -269,7 +308,11 @@ pub fn extract_with(
         Action::Delete { name } => existed.contains(name.as_str()),
         Action::Save(d) => !deleted.contains(&d.name) || existed.contains(d.name.as_str()),
     });
-    actions
+    Extraction {
+        actions,
+        touched,
+        unsaved,
+    }
 }
 
 /// A "forget …" sentence is never a memory of its own.
@@ -319,7 +362,7 @@ mod tests {
                 "",
             ),
         ];
-        let got = saves(&extract(&turns, &[]));
+        let got = saves(&extract(&turns, &[]).actions);
         let types: Vec<_> = got.iter().map(|(t, _)| *t).collect();
         assert_eq!(
             types,
@@ -341,6 +384,36 @@ mod tests {
     }
 
     #[test]
+    fn every_turn_says_what_it_kept_or_why_nothing() {
+        let turns = [
+            turn("Should we always use tabs?", ""),
+            turn("what if we never deployed on Fridays", ""),
+            turn(
+                "Remember my key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
+                "",
+            ),
+            turn("The parser lives in src/parse.rs and calls lexer.rs.", ""),
+            turn("Fix the failing test in src/parse.rs for now.", ""),
+            turn("Never force-push to main.", ""),
+        ];
+        let extraction = extract(&turns, &[]);
+        assert_eq!(
+            extraction.unsaved,
+            [
+                Some(Unsaved::Question),
+                Some(Unsaved::Hypothetical),
+                Some(Unsaved::Secret),
+                Some(Unsaved::Derivable),
+                Some(Unsaved::OneOff),
+                None
+            ]
+        );
+        let touched: Vec<usize> = extraction.touched.iter().map(Vec::len).collect();
+        assert_eq!(touched, [0, 0, 0, 0, 0, 1]);
+        assert_eq!(extraction.touched[5], ["never-force-push-main"]);
+    }
+
+    #[test]
     fn questions_tasks_and_code_facts_are_not_memories() {
         let turns = [
             turn("Should we always use tabs?", ""),
@@ -352,7 +425,7 @@ mod tests {
                 "",
             ),
         ];
-        assert_eq!(extract(&turns, &[]), []);
+        assert_eq!(extract(&turns, &[]).actions, []);
     }
 
     #[test]
@@ -361,7 +434,7 @@ mod tests {
             turn("Remember that we use npm for this repo.", ""),
             turn("Actually, we switched to pnpm last month.", ""),
         ];
-        let actions = extract(&turns, &[]);
+        let actions = extract(&turns, &[]).actions;
         assert_eq!(actions.len(), 1, "{actions:?}");
         let Action::Save(d) = &actions[0] else {
             panic!("expected a save: {actions:?}")
@@ -380,7 +453,8 @@ mod tests {
         let forget = extract(
             &[turn("Please forget what I said about pnpm.", "")],
             &existing,
-        );
+        )
+        .actions;
         assert_eq!(
             forget,
             [Action::Delete {
@@ -392,21 +466,33 @@ mod tests {
     #[test]
     fn a_confirmed_proposal_is_kept_an_unconfirmed_one_is_not() {
         let asked = "Done. Should I always run the linter before committing?";
-        assert_eq!(saves(&extract(&[turn("yes please", asked)], &[])).len(), 1);
-        assert_eq!(extract(&[turn("no, just this once", asked)], &[]), []);
-        assert_eq!(extract(&[turn("now fix the login page", asked)], &[]), []);
+        assert_eq!(
+            saves(&extract(&[turn("yes please", asked)], &[]).actions).len(),
+            1
+        );
+        assert_eq!(
+            extract(&[turn("no, just this once", asked)], &[]).actions,
+            []
+        );
+        assert_eq!(
+            extract(&[turn("now fix the login page", asked)], &[]).actions,
+            []
+        );
     }
 
     #[test]
     fn chinese_and_dates() {
-        let got = saves(&extract(
-            &[
-                turn("以后提交前都要先跑 cargo fmt。", ""),
-                turn("我们下周五冻结代码，因为要发版。", ""),
-                turn("我是后端工程师，前端不太熟。", ""),
-            ],
-            &[],
-        ));
+        let got = saves(
+            &extract(
+                &[
+                    turn("以后提交前都要先跑 cargo fmt。", ""),
+                    turn("我们下周五冻结代码，因为要发版。", ""),
+                    turn("我是后端工程师，前端不太熟。", ""),
+                ],
+                &[],
+            )
+            .actions,
+        );
         let types: Vec<_> = got.iter().map(|(t, _)| *t).collect();
         assert_eq!(
             types,
