@@ -140,7 +140,8 @@ fn a_well_behaved_agent_reads_the_project_and_saves_what_it_found() {
     let report = run.json();
     assert_eq!(
         report["outcomes"],
-        json!([{"outcome": "saved", "name": "staging-deploys", "type": "project"}])
+        json!([{"outcome": "saved", "name": "staging-deploys", "type": "project",
+               "description": "Staging deploys from the release branch, never from main"}])
     );
 
     let turns = json_lines(&log);
@@ -526,7 +527,8 @@ fn the_claude_wrapper_drives_claude_print_mode_and_relays_its_answer() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.json()["outcomes"],
-        json!([{"outcome": "saved", "name": "prefer-bun", "type": "feedback"}])
+        json!([{"outcome": "saved", "name": "prefer-bun", "type": "feedback",
+               "description": "Use bun, never npm, in this project"}])
     );
     // One turn, one `claude -p` call, with no tools, hooks or saved session.
     let call: Value = serde_json::from_slice(

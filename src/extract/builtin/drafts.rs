@@ -106,6 +106,94 @@ fn compatible(a: MemoryType, b: MemoryType) -> bool {
         )
 }
 
+/// "sorry, 6543 not 5433", "Preeti not Priya", "48 kHz, not 44.1 kHz": a value said again, right.
+/// The latest memory of the run (else of the dir) that holds the old value gets the new one in
+/// its place, so that only the corrected value is ever saved. True when one did.
+pub(super) fn swap_value(
+    known: &mut [Known],
+    actions: &mut Vec<Action>,
+    existing: &[Existing],
+    sentence: &str,
+) -> bool {
+    let Some((new, old)) = swapped(sentence, |old| {
+        actions
+            .iter()
+            .any(|a| matches!(a, Action::Save(d) if holds(d, old)))
+            || existing
+                .iter()
+                .any(|m| m.description.contains(old) || m.body.contains(old))
+    }) else {
+        return false;
+    };
+    let draft = match actions
+        .iter()
+        .rposition(|a| matches!(a, Action::Save(d) if holds(d, &old)))
+    {
+        Some(at) => match actions.remove(at) {
+            Action::Save(draft) => draft,
+            Action::Delete { .. } => return false,
+        },
+        None => {
+            let Some(memory) = existing
+                .iter()
+                .rev()
+                .find(|m| m.description.contains(&old) || m.body.contains(&old))
+            else {
+                return false;
+            };
+            let Some(memory_type) = memory.memory_type else {
+                return false;
+            };
+            Draft {
+                name: memory.name.clone(),
+                memory_type,
+                description: memory.description.clone(),
+                title: None,
+                body: memory.body.clone(),
+            }
+        }
+    };
+    let draft = Draft {
+        description: draft.description.replace(&old, &new),
+        body: draft.body.replace(&old, &new),
+        ..draft
+    };
+    if let Some(entry) = known.iter_mut().find(|k| k.name == draft.name) {
+        entry.text = format!("{} {}", draft.description, draft.body);
+    }
+    actions.push(Action::Save(draft));
+    true
+}
+
+fn holds(draft: &Draft, value: &str) -> bool {
+    draft.description.contains(value) || draft.body.contains(value)
+}
+
+/// The (new, old) values of "NEW not OLD" (also "NEW, not OLD"), one to three words each, the
+/// longest that `known_old` recognises. An old value is a value: it holds a digit, a capital or
+/// a sign (`44.1`, `Priya`, `#ops`), not a common word.
+fn swapped(sentence: &str, known_old: impl Fn(&str) -> bool) -> Option<(String, String)> {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let not = words.iter().position(|w| w.eq_ignore_ascii_case("not"))?;
+    let (before, after) = (&words[..not], &words[not + 1..]);
+    let clean = |ws: &[&str]| {
+        ws.join(" ")
+            .trim_matches(|c: char| c.is_whitespace() || ",.;:!?()—–\"'".contains(c))
+            .to_string()
+    };
+    (1..=3).rev().find_map(|n| {
+        if before.len() < n || after.len() < n {
+            return None;
+        }
+        let old = clean(&after[..n]);
+        let new = clean(&before[before.len() - n..]);
+        let is_value = old
+            .chars()
+            .any(|c| c.is_ascii_digit() || c.is_uppercase() || "#.@/_-".contains(c));
+        (is_value && !new.is_empty() && old != new && known_old(&old)).then_some((new, old))
+    })
+}
+
 /// Remove the memory "forget …" is about, if one is.
 pub(super) fn forget(
     known: &mut Vec<Known>,

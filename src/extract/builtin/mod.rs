@@ -37,7 +37,7 @@ use cues::{
     ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
     ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD,
 };
-use drafts::{Known, best_match, forget, record};
+use drafts::{Known, best_match, forget, record, swap_value};
 use segmenter::{Sentence, capitalise, clause_tails, statements_of};
 
 /// How the model and the cues decide together.
@@ -187,6 +187,9 @@ pub fn extract_with(
             let statement = match cued {
                 Some(statement) => Some(statement),
                 None => {
+                    if swap_value(&mut known, &mut actions, existing, sentence) {
+                        continue;
+                    }
                     if let Some(rest) = clause_tails(sentence).find_map(forget_rest) {
                         forget(&mut known, &mut actions, &rest, &about());
                         continue;
@@ -381,6 +384,45 @@ mod tests {
         // The person said why, not when: no **How to apply:** made up for them.
         assert!(!got[0].1.contains("**How to apply:**"), "{}", got[0].1);
         assert!(got[1].1.starts_with("The user is a data engineer"));
+    }
+
+    #[test]
+    fn a_value_corrected_in_the_session_is_saved_corrected() {
+        let turns = [
+            turn(
+                "Remember that the distributor's ingestion spec requires 44.1 kHz, 16-bit WAV for every stem.",
+                "",
+            ),
+            turn("Sorry — 48 kHz, not 44.1 kHz.", ""),
+        ];
+        let saved = saves(&extract(&turns, &[]).actions);
+        assert_eq!(saved.len(), 1, "{saved:?}");
+        assert!(
+            saved[0].1.contains("48 kHz") && !saved[0].1.contains("44.1"),
+            "{saved:?}"
+        );
+        // And a memory already saved: "Preeti not Priya".
+        let existing = [Existing {
+            name: "hl7-security-review".into(),
+            memory_type: Some(MemoryType::Project),
+            description: "Priya reviews anything touching the HL7 parser".into(),
+            body: "Priya owns security review of the HL7 parser.\n".into(),
+        }];
+        let actions = extract(
+            &[turn("sorry autocorrect, Preeti not Priya", "")],
+            &existing,
+        )
+        .actions;
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        let Action::Save(draft) = &actions[0] else {
+            panic!("{actions:?}");
+        };
+        assert_eq!(draft.name, "hl7-security-review");
+        assert_eq!(
+            draft.description,
+            "Preeti reviews anything touching the HL7 parser"
+        );
+        assert!(!draft.body.contains("Priya"), "{}", draft.body);
     }
 
     #[test]
