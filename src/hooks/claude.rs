@@ -529,6 +529,12 @@ fn write_settings(file: &Path, bytes: &[u8], boundary: Option<&Path>) -> Result<
 mod tests {
     use super::*;
 
+    /// Merge the builtin extractor's entries for `memdir`, naming no extractor.
+    fn merge_builtin(settings: &mut Value) -> Merge {
+        let entries = claude_entries("memdir", &HookExtractor::Builtin);
+        merge_entries(settings, &entries, "memdir", false).expect("merges")
+    }
+
     #[test]
     fn embedded_entries_are_claude_code_hooks() {
         let entries = claude_entries("memdir", &HookExtractor::Builtin);
@@ -563,13 +569,7 @@ mod tests {
         ]}], "PreCompact": [{"hooks": [
             {"type": "command", "command": "/usr/bin/memdir", "args": ["extract", "--hook"]},
         ]}]}});
-        let merge = merge_entries(
-            &mut settings,
-            &claude_entries("memdir", &HookExtractor::Builtin),
-            "memdir",
-            false,
-        )
-        .expect("merges");
+        let merge = merge_builtin(&mut settings);
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0],
             serde_json::json!({"type": "command", "command": "memdir extract --hook --extractor agent", "timeout": 30})
@@ -586,13 +586,7 @@ mod tests {
         assert_eq!(merge.added.len(), 1, "{merge:?}");
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 
-        let again = merge_entries(
-            &mut settings,
-            &claude_entries("memdir", &HookExtractor::Builtin),
-            "memdir",
-            false,
-        )
-        .expect("merges");
+        let again = merge_builtin(&mut settings);
         assert!(again.is_unchanged(), "{again:?}");
     }
 
@@ -659,13 +653,7 @@ mod tests {
         let mut settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [
             {"type": "command", "command": "memdir extract --hook 2>/dev/null || true"},
         ]}]}});
-        let merge = merge_entries(
-            &mut settings,
-            &claude_entries("memdir", &HookExtractor::Builtin),
-            "memdir",
-            false,
-        )
-        .expect("merges");
+        let merge = merge_builtin(&mut settings);
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0]["command"],
             "memdir extract --hook 2>/dev/null || true"

@@ -305,6 +305,15 @@ fn install_needs_a_target() {
     assert!(!env.project.join(".claude").exists());
 }
 
+const INSTALL_AGENT: &[&str] = &[
+    "hooks",
+    "install",
+    "--claude",
+    "--extractor",
+    "agent",
+    "--json",
+];
+
 /// `--extractor agent` wires Claude Code's agent extractor into the extraction hooks: the script
 /// is written beside the settings (executable, as the repository has it), reinstalling changes
 /// nothing, an install that names no extractor keeps it, and `--extractor builtin` puts the
@@ -320,16 +329,7 @@ fn the_agent_extractor_is_chosen_at_install_time() {
     std::fs::create_dir_all(script.parent().expect("a parent")).expect("mkdir");
     std::os::unix::fs::symlink(&elsewhere, &script).expect("symlink");
 
-    let json = env
-        .ok(&[
-            "hooks",
-            "install",
-            "--claude",
-            "--extractor",
-            "agent",
-            "--json",
-        ])
-        .json();
+    let json = env.ok(INSTALL_AGENT).json();
     let agent_command = format!(
         "memdir extract --hook --extractor agent --agent-cmd {}",
         script.display()
@@ -361,16 +361,7 @@ fn the_agent_extractor_is_chosen_at_install_time() {
     assert!(meta.is_file() && meta.permissions().mode() & 0o777 == 0o755);
     assert_eq!(std::fs::read_to_string(&elsewhere).expect("read"), "mine\n");
 
-    let again = env
-        .ok(&[
-            "hooks",
-            "install",
-            "--claude",
-            "--extractor",
-            "agent",
-            "--json",
-        ])
-        .json();
+    let again = env.ok(INSTALL_AGENT).json();
     assert_eq!(again["unchanged"], true);
     assert_eq!(again["agent"]["written"], false);
     let plain = env.ok(&["hooks", "install", "--claude", "--json"]).json();
