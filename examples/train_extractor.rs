@@ -50,30 +50,9 @@ const L2: f32 = 1e-3;
 const POSITIVE_WEIGHT: f32 = 3.0;
 const SEED: u64 = 0x6d65_6d64_6972;
 
-#[derive(serde::Deserialize)]
-struct Expected {
-    #[serde(default)]
-    before: Vec<Before>,
-    memories: Vec<ExpectedMemory>,
-    #[serde(default)]
-    forbidden: Vec<String>,
-}
-
-#[derive(serde::Deserialize)]
-struct Before {
-    name: String,
-    r#type: String,
-    description: String,
-    body: String,
-}
-
-#[derive(serde::Deserialize)]
-struct ExpectedMemory {
-    r#type: String,
-    contains: Vec<String>,
-    #[serde(default)]
-    absent: Vec<String>,
-}
+#[path = "../tests/cli/labels.rs"]
+mod labels;
+use labels::Expected;
 
 /// One labelled session.
 struct Case {

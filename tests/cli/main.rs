@@ -21,6 +21,7 @@ mod hooks;
 mod hostile;
 mod hostile_extract;
 mod hostile_team;
+mod labels;
 mod layers;
 mod merge;
 mod paths;

@@ -8,31 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{
     TestEnv, assert_git_clean, assert_index_consistent, expected_of, labelled_cases,
 };
-
-#[derive(serde::Deserialize)]
-struct Expected {
-    #[serde(default)]
-    before: Vec<Before>,
-    memories: Vec<ExpectedMemory>,
-    #[serde(default)]
-    forbidden: Vec<String>,
-}
-
-#[derive(serde::Deserialize)]
-struct Before {
-    name: String,
-    r#type: String,
-    description: String,
-    body: String,
-}
-
-#[derive(serde::Deserialize)]
-struct ExpectedMemory {
-    r#type: String,
-    contains: Vec<String>,
-    #[serde(default)]
-    absent: Vec<String>,
-}
+use crate::labels::{Expected, ExpectedMemory};
 
 /// A memory file after extraction: its type and its whole text, lower-cased.
 struct Produced {
