@@ -97,6 +97,8 @@ pub fn extract_with(
     let mut unsaved = Vec::with_capacity(turns.len());
     for turn in turns {
         let before = actions.clone();
+        // "I'm a quant on the rates desk. I think in q/kdb": one person, one memory a turn.
+        let mut about_them: Option<(String, String)> = None;
         // A line holding a secret is gone before the sentences are read: said here.
         let mut why = crate::secrets::find(&turn.prompt).map(|_| Unsaved::Secret);
         let date = turn
@@ -285,9 +287,28 @@ pub fn extract_with(
                 used[j] = true;
                 context.push(next.trim_end_matches(['.', '。']).to_string());
             }
-            let text = dates::absolutize(&statement.text, date);
+            let mut text = dates::absolutize(&statement.text, date);
             let context = dates::absolutize(&context.join(". "), date);
-            record(&mut known, &mut actions, statement, text, &context, date);
+            let user = statement.memory_type == MemoryType::User;
+            if user && let Some((name, earlier)) = about_them.take() {
+                actions.retain(|a| action_name(a) != name);
+                known.retain(|k| k.name != name);
+                text = format!("{earlier}. {text}");
+            }
+            record(
+                &mut known,
+                &mut actions,
+                statement,
+                text.clone(),
+                &context,
+                date,
+            );
+            if user
+                && let Some(Action::Save(draft)) = actions.last()
+                && !existing.iter().any(|m| m.name == draft.name)
+            {
+                about_them = Some((draft.name.clone(), text));
+            }
         }
         touched.push(
             actions
