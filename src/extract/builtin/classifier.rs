@@ -4,10 +4,11 @@
 //! of a "rules:" list are rules; items of a "for today:" list are not.
 
 use super::cues::{
-    AFFIRMATIVE, BARE_OBJECT, CHANNEL, CLAUSE_START, CORRECTION, CREDENTIAL, DATE_ABSOLUTE,
-    DATE_PHRASE, EPHEMERAL, EXPLICIT, HYPOTHETICAL, LOG_OR_CODE, NAMED_PLACE, PLAN, POLITE,
-    PROJECT, QUESTION_START, REFERENCE_CUE, REFERENCE_PLACE, RULES_HEADER, SCOPE_LEAD,
-    SCOPED_HEADER, SUBJECT, TASK, TASK_ANYWHERE, URL, USER, USER_BACKGROUND, USER_EXCLUDE, slot_of,
+    AFFIRMATIVE, ASIDE, BARE_OBJECT, CHANNEL, CLAUSE_START, CORRECTION, CREDENTIAL, DATE_ABSOLUTE,
+    DATE_PHRASE, EPHEMERAL, EXPLICIT, HYPOTHETICAL, LOG_OR_CODE, NAMED_PLACE, NOT_TO_REMEMBER,
+    PLAN, POLITE, PROJECT, QUESTION_START, REFERENCE_CUE, REFERENCE_PLACE, RULES_HEADER,
+    SCOPE_LEAD, SCOPED_HEADER, SUBJECT, TASK, TASK_ANYWHERE, URL, USER, USER_BACKGROUND,
+    USER_EXCLUDE, slot_of,
 };
 use super::segmenter::{Sentence, capitalise, clause_tails};
 use crate::extract::Unsaved;
@@ -41,6 +42,8 @@ pub(super) fn judge(sentence: &str, asked: bool) -> Result<Statement, Unsaved> {
     // "Remember this", "stop it": nothing to remember by itself.
     if words(body).len() + cjk_pairs(body).len() < 1
         || BARE_OBJECT.is_match(body)
+        || ASIDE.is_match(body)
+        || NOT_TO_REMEMBER.is_match(body)
         || body.ends_with([':', '：'])
     {
         return Err(Unsaved::NothingToRemember);
@@ -288,6 +291,8 @@ pub(super) fn learned_statement(sentence: &str, memory_type: MemoryType) -> Opti
         || words(body).len() + cjk_pairs(body).len() < 2
         || body.ends_with([':', '：', '?', '？'])
         || BARE_OBJECT.is_match(body)
+        || ASIDE.is_match(body)
+        || NOT_TO_REMEMBER.is_match(body)
     {
         return None;
     }

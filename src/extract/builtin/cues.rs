@@ -43,6 +43,16 @@ pattern!(
     BARE_OBJECT,
     r"(?i)^(?:\S+\s+)?(?:stop|do|fix|change|try|use|keep|leave|drop|remember|note|save)\s+(?:it|this|that|them|these|those)(?:\s+for (?:next time|later|the future|future reference))?\W*$|^(?:it|this|that|them) for (?:next time|later|the future|future reference)\W*$"
 );
+// "don't ask", "don't judge", "no worries": an aside, not a rule.
+pattern!(
+    ASIDE,
+    r"(?i)^(?:(?:oh|and|but|so|also|lol|haha|ugh)[,]?\s+)*(?:don'?t|do not|no)\s+(?:ask|judge|worry|worries|panic|bother|laugh|hate me|get me started|mind me|blame me|at me)\b[\W]*$"
+);
+// "don't save anything about currency": about what memory keeps, which is no memory itself.
+pattern!(
+    NOT_TO_REMEMBER,
+    r"(?i)\b(?:don'?t|do not|never|no need to)\s+(?:save|remember|store|memori[sz]e|note down|keep a note)\b|别记|不要记|不用记"
+);
 pattern!(
     POLITE,
     r"(?i)^(?:would|it'd|it would) be (?:great|nice|better|good|awesome|helpful|ideal) if\b"

@@ -477,6 +477,20 @@ mod tests {
     }
 
     #[test]
+    fn asides_and_requests_not_to_remember_are_no_memories() {
+        let turns = [
+            turn("the old pipeline was a mess, don't ask", ""),
+            turn("don't judge", ""),
+            turn(
+                "don't save anything about currency, I'll sort that out with finance first",
+                "",
+            ),
+            turn("别记这个，我还没定", ""),
+        ];
+        assert_eq!(extract(&turns, &[]).actions, []);
+    }
+
+    #[test]
     fn questions_tasks_and_code_facts_are_not_memories() {
         let turns = [
             turn("Should we always use tabs?", ""),
