@@ -35,7 +35,7 @@ use classifier::{
 };
 use cues::{
     ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
-    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD,
+    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK,
 };
 use drafts::{Known, best_match, forget, record, swap_value};
 use segmenter::{Sentence, capitalise, clause_tails, statements_of};
@@ -276,10 +276,17 @@ pub fn extract_with(
                     });
                 // What the person says of themselves goes on about them, not the task.
                 let about_them = statement.memory_type != MemoryType::User || ME.is_match(next);
+                // Who the person is goes on over the prompt's next lines ("i'm a network eng.
+                // mostly junos. i know python but not netmiko"), while it is about them and
+                // asks for nothing.
+                let more_about_them = statement.memory_type == MemoryType::User
+                    && about_them
+                    && !next.ends_with(['?', '？'])
+                    && !TASK.is_match(next)
+                    && !FEEDBACK.is_match(next);
                 if context.len() == 2
-                    || sentences[j].line != *line
-                    || !is_context(next)
-                    || !continues
+                    || !more_about_them
+                        && (sentences[j].line != *line || !is_context(next) || !continues)
                     || !about_them
                 {
                     break;
