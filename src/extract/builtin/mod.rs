@@ -38,7 +38,7 @@ use cues::{
     ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK,
 };
 use drafts::{Known, best_match, forget, record, swap_value};
-use segmenter::{Sentence, capitalise, clause_tails, statements_of};
+use segmenter::{Sentence, Statements, capitalise, clause_tails, statements_of};
 
 /// How the model and the cues decide together.
 #[derive(Debug, Clone, Copy)]
@@ -99,12 +99,15 @@ pub fn extract_with(
         let before = actions.clone();
         // "I'm a quant on the rates desk. I think in q/kdb": one person, one memory a turn.
         let mut about_them: Option<(String, String)> = None;
-        // A line holding a secret is gone before the sentences are read: said here.
-        let mut why = crate::secrets::find(&turn.prompt).map(|_| Unsaved::Secret);
         let date = turn
             .timestamp
             .map_or_else(|| chrono::Utc::now().date_naive(), |t| t.date_naive());
-        let sentences = statements_of(turn);
+        let Statements {
+            sentences,
+            holds_secret,
+        } = statements_of(turn);
+        // A line holding a secret is gone before the sentences are read: said here.
+        let mut why = holds_secret.then_some(Unsaved::Secret);
         let verdicts: Vec<Option<[f32; 5]>> = (0..sentences.len())
             .map(|i| weights.map(|w| w.probabilities(&features::features(&sentences, i))))
             .collect();

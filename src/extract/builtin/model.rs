@@ -117,7 +117,7 @@ pub struct Candidate {
 /// The sentences of a prompt (the segmenter's output, exactly as extraction sees them) with
 /// their features.
 pub fn candidates(turn: &Turn) -> Vec<Candidate> {
-    let sentences = statements_of(turn);
+    let sentences = statements_of(turn).sentences;
     (0..sentences.len())
         .map(|i| Candidate {
             text: sentences[i].text.clone(),

@@ -20,12 +20,20 @@ pub(super) struct Sentence {
     pub(super) line: usize,
 }
 
+/// What the segmenter made of a prompt.
+pub(super) struct Statements {
+    pub(super) sentences: Vec<Sentence>,
+    /// A line of the prompt held a secret (and is gone from the sentences).
+    pub(super) holds_secret: bool,
+}
+
 /// The sentences of a prompt that could be statements, plus a confirmed proposal; each with
 /// whether the person asked for it to be remembered ("… Remember both.").
-pub(super) fn statements_of(turn: &Turn) -> Vec<Sentence> {
+pub(super) fn statements_of(turn: &Turn) -> Statements {
     // The person's own words are scanned before any rewriting: a line holding a secret is gone
     // before `u` can become `you` inside `curl -u user:pass`.
     let prompt = crate::secrets::blank_secret_lines(&turn.prompt);
+    let holds_secret = matches!(prompt, std::borrow::Cow::Owned(_));
     let text = normalize(&strip_quoted(&IDE_CONTEXT.replace_all(&prompt, "")));
     let mut out = Vec::new();
     let mut sentences: Vec<(usize, String)> = text
@@ -51,7 +59,7 @@ pub(super) fn statements_of(turn: &Turn) -> Vec<Sentence> {
     let before = sentences.len();
     sentences.retain(|(_, s)| !REMEMBER_THESE.is_match(s));
     // "Remember these" after pasted code or a secret is about those, never saved.
-    let pasted = turn.prompt.contains("```") || crate::secrets::find(&turn.prompt).is_some();
+    let pasted = turn.prompt.contains("```") || holds_secret;
     let mut all_explicit = sentences.len() < before && !pasted;
     for (_, sentence) in &mut sentences {
         if let Some(m) = THINGS_TO_REMEMBER.find(sentence)
@@ -66,7 +74,10 @@ pub(super) fn statements_of(turn: &Turn) -> Vec<Sentence> {
         asked: all_explicit,
         line,
     }));
-    out
+    Statements {
+        sentences: out,
+        holds_secret,
+    }
 }
 
 /// What the assistant's closing question proposed, as a statement ("Should I always use tabs?"
