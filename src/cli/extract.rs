@@ -146,6 +146,8 @@ fn all(
         env: ctx.env.clone(),
         global,
     };
+    // Auto memory off is said once (exit 3), not as a failure of every session.
+    project_ctx.resolve(output)?.check_enabled()?;
     let mut failed = 0;
     let mut saved = 0;
     for (i, transcript) in transcripts.iter().enumerate() {

@@ -551,4 +551,29 @@ fn extract_all_imports_every_session_of_the_project_once() {
     assert!(reports.iter().all(|r| r["turns"] == 0), "{reports:?}");
     assert_eq!(subjects(&dir).len(), 2);
     assert_git_clean(&dir);
+    // A FIFO named like a session is never opened; auto memory off is said once, exit 3.
+    let fifo = own.join("planted.jsonl");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let run = env.run_within(&["extract", "--all"], b"", Duration::from_secs(20));
+    let run = run.expect("extract --all returns");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::write(
+        env.home.join(".claude/settings.json"),
+        r#"{"autoMemoryEnabled": false}"#,
+    )
+    .expect("settings");
+    let off = env.run(&["extract", "--all"]);
+    assert_eq!(off.code, 3, "{}", off.stderr);
+    assert!(
+        off.stderr.starts_with("error: auto memory is disabled") && !off.stderr.contains("warning"),
+        "{}",
+        off.stderr
+    );
+    assert_eq!(subjects(&dir).len(), 2);
 }
