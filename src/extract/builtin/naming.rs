@@ -9,7 +9,7 @@ use pinyin::ToPinyin;
 
 use super::cues::URL;
 use crate::memory::statement::is_significant;
-use crate::memory::taxonomy::MemoryType;
+use crate::memory::taxonomy::{MemoryType, validate_name};
 
 /// The longest name this makes; the index line keeps room for the description.
 const MAX_NAME: usize = 32;
@@ -37,7 +37,7 @@ pub(super) fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) 
         }
         previous = syllable;
     }
-    if name.len() < 3 {
+    if name.len() < 3 || validate_name(&name).is_err() {
         return format!("{}-note", memory_type.as_str());
     }
     name
@@ -109,12 +109,13 @@ fn latin_words(text: &str) -> Vec<String> {
     out
 }
 
-/// The Chinese characters of `text` in pinyin, content characters only.
+/// The Chinese characters of `text` in pinyin, content characters only, in ASCII (`ü` is
+/// written `v`, as pinyin keyboards do: 绿 → `lv`).
 fn cjk_syllables(text: &str) -> Vec<String> {
     text.chars()
         .filter(|c| !CJK_STOP.contains(*c))
         .filter_map(|c| c.to_pinyin())
-        .map(|p| p.plain().to_string())
+        .map(|p| p.plain().replace('ü', "v"))
         .collect()
 }
 
@@ -150,6 +151,10 @@ mod tests {
             "yong-yuan-bu-ri-zhi-ji-lu-bing"
         );
         assert_eq!(name("。。!"), "feedback-note");
+        // ü is no letter of a memory name: 绿 is `lv`, and the name is one the store takes.
+        let green = name("绿色按钮别改");
+        assert_eq!(green, "lv-se-an-niu-bie-gai");
+        assert!(validate_name(&green).is_ok());
         assert_eq!(
             name_for("use pnpm", Some("package-manager"), MemoryType::Project),
             "package-manager"
