@@ -26,21 +26,27 @@
 //! is a password (`SMTP_PASS=sunflower`). Text may be a JSON-escaped transcript line: `\"…\"`
 //! quotes a value and `\n` ends one.
 //!
-//! Found secrets are named by kind; [`scan`] shows them masked, never in full. Patterns compile
-//! once; each runs once over the text, and entropy is computed for assignment values only.
+//! Found secrets are named by kind; [`scan`] shows them masked, never in full. One pass over the
+//! text finds what each pattern needs (its literal needles, a long enough run of token
+//! characters); only the patterns whose needs are met compile (once, on first use) and run, each
+//! once over the text. Entropy is computed for assignment values only.
 //!
 //! - [`kinds`]: the token shapes, most specific first;
-//! - [`values`]: credential assignments and what their values look like.
+//! - [`values`]: credential assignments and what their values look like;
+//! - [`prefilter`]: what a text holds of what the patterns need.
 
 use std::ops::{ControlFlow, Range};
 
 use kinds::PATTERNS;
+use prefilter::{NEEDLES, Present};
 use values::{
-    ASSIGNMENT, Assigned, MAX_PAIR_GAP, MAX_TOLD_GAP, PAIR, TOLD, Tier, assigned_value,
-    classify_key, is_password_value, is_reference, looks_random, word_before,
+    ASSIGNMENT, ASSIGNMENT_NEEDS, Assigned, MAX_PAIR_GAP, MAX_TOLD_GAP, PAIR, PAIR_NEEDS, TOLD,
+    TOLD_NEEDS, Tier, assigned_value, classify_key, is_password_value, is_reference, looks_random,
+    word_before,
 };
 
 mod kinds;
+mod prefilter;
 mod values;
 
 /// One secret in a text: what it is, where, and its line with the secret masked.
@@ -58,7 +64,7 @@ pub struct Finding {
 /// specific first) of which `text` holds a secret.
 pub fn find(text: &str) -> Option<&'static str> {
     let mut kind = None;
-    each_hit(text, |hit| {
+    each_hit(text, &Present::of(text, &NEEDLES), |hit| {
         kind = Some(hit.kind);
         ControlFlow::Break(())
     });
@@ -67,8 +73,13 @@ pub fn find(text: &str) -> Option<&'static str> {
 
 /// Every secret in `text`, in text order: one finding per line and kind.
 pub fn scan(text: &str) -> Vec<Finding> {
+    findings(text, &Present::of(text, &NEEDLES))
+}
+
+/// [`scan`], with the patterns `present` admits.
+fn findings(text: &str, present: &Present) -> Vec<Finding> {
     let mut hits: Vec<Hit> = Vec::new();
-    each_hit(text, |hit| {
+    each_hit(text, present, |hit| {
         // A token inside an assignment or a URL is one secret: the most specific kind names it.
         if !hits.iter().any(|h| overlaps(&h.span(), &hit.span())) {
             hits.push(hit);
@@ -200,11 +211,12 @@ pub fn blank_secret_lines(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Calls `visit` with each secret found, pattern by pattern in the table's order, until it
-/// breaks. The table is ordered most specific first; [`scan`] relies on that to name a token in
-/// an assignment by the token's kind.
-fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
-    for pattern in PATTERNS.iter() {
-        for caps in pattern.regex.captures_iter(text) {
+/// breaks; a pattern runs only if `present` admits it. The table is ordered most specific first;
+/// [`scan`] relies on that to name a token in an assignment by the token's kind.
+fn each_hit(text: &str, present: &Present, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
+    let admits = |needs| present.admits(&needs, &NEEDLES);
+    for pattern in PATTERNS.iter().filter(|p| admits(p.needs)) {
+        for caps in pattern.regex().captures_iter(text) {
             let Some(matched) = caps.get(0) else { continue };
             let value = caps.name("v").unwrap_or(matched);
             // `postgres://postgres:postgres@localhost`: a default, the same for everyone.
@@ -224,7 +236,8 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
     // Past the end of a value already read (a secret or a reference), where `:secret:` inside
     // `arn:aws:secretsmanager:…:secret:name` is no new assignment.
     let mut read_to = 0;
-    for caps in ASSIGNMENT.captures_iter(text) {
+    let assignments = admits(ASSIGNMENT_NEEDS).then(|| ASSIGNMENT.captures_iter(text));
+    for caps in assignments.into_iter().flatten() {
         let (Some(matched), Some(key), Some(op)) = (caps.get(0), caps.name("key"), caps.name("op"))
         else {
             continue;
@@ -269,7 +282,8 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
             return;
         }
     }
-    for caps in near(&PAIR, text, MAX_PAIR_GAP) {
+    let pairs = (admits(PAIR_NEEDS) && text.contains('/')).then(|| near(&PAIR, text, MAX_PAIR_GAP));
+    for caps in pairs.into_iter().flatten() {
         let (Some(matched), Some(user), Some(value)) =
             (caps.get(0), caps.name("user"), caps.name("v"))
         else {
@@ -291,7 +305,8 @@ fn each_hit(text: &str, mut visit: impl FnMut(Hit) -> ControlFlow<()>) {
             return;
         }
     }
-    for caps in near(&TOLD, text, MAX_TOLD_GAP) {
+    let told = admits(TOLD_NEEDS).then(|| near(&TOLD, text, MAX_TOLD_GAP));
+    for caps in told.into_iter().flatten() {
         let (Some(matched), Some(key)) = (caps.get(0), caps.name("key")) else {
             continue;
         };

@@ -183,3 +183,44 @@ fn every_kind_has_a_positive_in_the_fixture() {
         assert!(positives.contains(&format!("=== {kind} |")), "{kind}");
     }
 }
+
+/// The prefilter changes what runs, never what is found: on every text the fixtures hold (the
+/// positives, the look-alikes, the labelled sessions), every pattern run over the whole text
+/// finds the same as the prefiltered scan.
+#[test]
+fn the_prefilter_never_keeps_out_a_secret() {
+    use super::prefilter::{NEEDLES, Present};
+    fn read_all(dir: &std::path::Path, texts: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                read_all(&path, texts);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                texts.extend(text.split("\n===").map(str::to_owned));
+            }
+        }
+    }
+    let mut texts: Vec<String> = Vec::new();
+    for dir in [
+        "fixtures/secrets",
+        "fixtures/extraction",
+        "fixtures/transcripts",
+    ] {
+        read_all(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
+            &mut texts,
+        );
+    }
+    assert!(texts.len() > 300, "only {} texts", texts.len());
+    let mut secrets = 0;
+    for text in &texts {
+        let filtered = scan(text);
+        assert_eq!(
+            super::findings(text, &Present::everything(&NEEDLES)),
+            filtered,
+            "{text}"
+        );
+        secrets += filtered.len();
+    }
+    assert!(secrets > 100, "only {secrets} secrets in the fixtures");
+}

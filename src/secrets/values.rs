@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::prefilter::Needs;
+
 /// `NAME = value`, `"name": value`, `the password is value`, `密码是 value`, `密码 value` where the
 /// name holds a credential word; [`classify_key`] decides on the whole name, [`assigned_value`]
 /// reads the value. (A space alone assigns only after a Chinese name: `token abc` is English.)
@@ -15,6 +17,23 @@ pub(super) static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?P<key>(?i:[a-z0-9_.\-]*(?:pass|pwd|secret|token|key|auth|credential|bearer)[a-z0-9_.\-]*)|密码|口令|密钥|秘钥|令牌)(?:\\?["'\]]){0,2}(?P<op>[ \t]*(?::=|=>|=|:|：)|[ \t]+(?i:is)\b[ \t]*:?|[ \t]*(?:是|为|為)[ \t]*[:：]?|[ \t]+)"#,
     )
 });
+
+/// A text [`ASSIGNMENT`] can match holds one of its names.
+pub(super) const ASSIGNMENT_NEEDS: Needs = Needs::any_of(&[
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "auth",
+    "credential",
+    "bearer",
+    "密码",
+    "口令",
+    "密钥",
+    "秘钥",
+    "令牌",
+]);
 
 /// A value said after a colon in a sentence about a credential: `here's my key for the .env,
 /// don't commit it: 3f9c…`, the colon at most [`MAX_TOLD_GAP`] bytes after the word (`gap`;
@@ -27,6 +46,22 @@ pub(super) static TOLD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A text [`TOLD`] can match holds one of its words and a value of [`told_token`]'s 20
+/// characters.
+///
+/// [`told_token`]: super::told_token
+pub(super) const TOLD_NEEDS: Needs = Needs::any_of(&[
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "credential",
+    "creds",
+])
+.with_run(20);
+
 /// A user name and its password given as a pair: `login is svc_readonly / Rb7#qLm2!vTz9w`,
 /// `creds: admin/Hunter22x`, `账号 dev / Emqx#2026`, the `gap` after the word at most
 /// [`MAX_PAIR_GAP`] bytes and the `user` at most 64. The password (`v`) counts when it is one
@@ -36,6 +71,17 @@ pub(super) static PAIR: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:\b(?:logins?|credentials?|creds|sign[ -]?in)\b|账号|帐号|登录)(?P<gap>[^\n/]*?)(?:\bis\b|\bare\b|[:：=]|[ \t])[ \t]*(?P<user>[^\s/]+)[ \t]*/[ \t]*(?P<v>[^\s/]+)",
     )
 });
+
+/// A text [`PAIR`] can match holds one of its words.
+pub(super) const PAIR_NEEDS: Needs = Needs::any_of(&[
+    "login",
+    "credential",
+    "creds",
+    "sign",
+    "账号",
+    "帐号",
+    "登录",
+]);
 
 /// The most bytes between a credential word and the colon of [`TOLD`].
 pub(super) const MAX_TOLD_GAP: usize = 80;

@@ -1,0 +1,118 @@
+//! What a pattern needs before it can match, checked for all patterns in one pass over the text,
+//! so that a text with no secret (almost every memory) compiles and runs no pattern at all.
+//!
+//! Each pattern names its needles (literal strings, matched ignoring ASCII case, one of which is
+//! in every text it matches) and the longest run of token characters it needs (`AC` and 32 hex
+//! digits need a run of 34). A prefilter may let through a text the pattern then does not match;
+//! it never keeps out one that it would.
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+/// What a pattern needs of a text.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Needs {
+    /// One of these is in the text (ASCII case ignored); empty: nothing.
+    pub(super) needles: &'static [&'static str],
+    /// The text has a run of at least this many token characters ([`is_token_char`]).
+    pub(super) run: usize,
+}
+
+impl Needs {
+    pub(super) const fn any_of(needles: &'static [&'static str]) -> Self {
+        Needs { needles, run: 0 }
+    }
+
+    pub(super) const fn with_run(self, run: usize) -> Self {
+        Needs { run, ..self }
+    }
+}
+
+/// What one text holds: the needles found in it and its longest run of token characters.
+pub(super) struct Present {
+    found: Vec<bool>,
+    longest_run: usize,
+}
+
+impl Present {
+    /// Reads `text` once for every needle of `all` (the needs of every pattern).
+    pub(super) fn of(text: &str, all: &Automaton) -> Self {
+        let mut found = vec![false; all.needles.len()];
+        for hit in all.automaton.find_overlapping_iter(text) {
+            found[hit.pattern().as_usize()] = true;
+        }
+        Present {
+            found,
+            longest_run: longest_run(text),
+        }
+    }
+
+    /// Everything present: every pattern runs (what the scanner did before the prefilter; the
+    /// tests compare the two).
+    #[cfg(test)]
+    pub(super) fn everything(all: &Automaton) -> Self {
+        Present {
+            found: vec![true; all.needles.len()],
+            longest_run: usize::MAX,
+        }
+    }
+
+    /// Whether a pattern that `needs` this may match the text.
+    pub(super) fn admits(&self, needs: &Needs, all: &Automaton) -> bool {
+        self.longest_run >= needs.run
+            && (needs.needles.is_empty()
+                || needs.needles.iter().any(|needle| {
+                    all.needles
+                        .iter()
+                        .position(|n| n == needle)
+                        .is_some_and(|at| self.found[at])
+                }))
+    }
+}
+
+/// One automaton for the needles of every pattern.
+pub(super) struct Automaton {
+    needles: Vec<&'static str>,
+    automaton: AhoCorasick,
+}
+
+impl Automaton {
+    pub(super) fn new(needs: impl IntoIterator<Item = Needs>) -> Self {
+        let mut needles: Vec<&'static str> = Vec::new();
+        for needle in needs.into_iter().flat_map(|n| n.needles.iter().copied()) {
+            if !needles.contains(&needle) {
+                needles.push(needle);
+            }
+        }
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&needles)
+            .unwrap_or_else(|e| panic!("secret needles: {e}"));
+        Automaton { needles, automaton }
+    }
+}
+
+/// Letters, digits and the characters tokens are made of (`_-+/=.~%`).
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"_-+/=.~%".contains(&b)
+}
+
+fn longest_run(text: &str) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for &b in text.as_bytes() {
+        run = if is_token_char(b) { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+/// The automaton of every needle the scanner has, built on first use (tens of microseconds).
+pub(super) static NEEDLES: LazyLock<Automaton> = LazyLock::new(|| {
+    Automaton::new(super::kinds::PATTERNS.iter().map(|p| p.needs).chain([
+        super::values::ASSIGNMENT_NEEDS,
+        super::values::TOLD_NEEDS,
+        super::values::PAIR_NEEDS,
+    ]))
+});
