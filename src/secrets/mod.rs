@@ -36,9 +36,10 @@
 //! - [`prefilter`]: what a text holds of what the patterns need.
 
 use std::ops::{ControlFlow, Range};
+use std::sync::LazyLock;
 
 use kinds::PATTERNS;
-use prefilter::{NEEDLES, Present};
+use prefilter::{Automaton, Present};
 use values::{
     ASSIGNMENT, ASSIGNMENT_NEEDS, Assigned, MAX_PAIR_GAP, MAX_TOLD_GAP, PAIR, PAIR_NEEDS, TOLD,
     TOLD_NEEDS, Tier, assigned_value, classify_key, is_password_value, is_reference, looks_random,
@@ -48,6 +49,15 @@ use values::{
 mod kinds;
 mod prefilter;
 mod values;
+
+/// The automaton of every needle the scanner's patterns have, built on first use.
+static NEEDLES: LazyLock<Automaton> = LazyLock::new(|| {
+    Automaton::new(PATTERNS.iter().map(|p| p.needs).chain([
+        ASSIGNMENT_NEEDS,
+        TOLD_NEEDS,
+        PAIR_NEEDS,
+    ]))
+});
 
 /// One secret in a text: what it is, where, and its line with the secret masked.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,9 +6,7 @@
 //! digits need a run of 34). A prefilter may let through a text the pattern then does not match;
 //! it never keeps out one that it would.
 
-use std::sync::LazyLock;
-
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// What a pattern needs of a text.
 #[derive(Debug, Clone, Copy)]
@@ -85,7 +83,9 @@ impl Automaton {
                 needles.push(needle);
             }
         }
+        // A contiguous NFA builds in a tenth of a DFA's time and searches short texts as fast.
         let automaton = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
             .build(&needles)
@@ -107,12 +107,3 @@ fn longest_run(text: &str) -> usize {
     }
     longest
 }
-
-/// The automaton of every needle the scanner has, built on first use (tens of microseconds).
-pub(super) static NEEDLES: LazyLock<Automaton> = LazyLock::new(|| {
-    Automaton::new(super::kinds::PATTERNS.iter().map(|p| p.needs).chain([
-        super::values::ASSIGNMENT_NEEDS,
-        super::values::TOLD_NEEDS,
-        super::values::PAIR_NEEDS,
-    ]))
-});

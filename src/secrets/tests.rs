@@ -189,7 +189,8 @@ fn every_kind_has_a_positive_in_the_fixture() {
 /// finds the same as the prefiltered scan.
 #[test]
 fn the_prefilter_never_keeps_out_a_secret() {
-    use super::prefilter::{NEEDLES, Present};
+    use super::NEEDLES;
+    use super::prefilter::Present;
     fn read_all(dir: &std::path::Path, texts: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let path = entry.path();
