@@ -39,6 +39,15 @@ impl InputError {
         matches!(self, InputError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
     }
 
+    /// Whether a path opened with [`Follow::No`] was a symlink.
+    pub fn is_symlink(&self) -> bool {
+        #[cfg(unix)]
+        let eloop = Some(rustix::io::Errno::LOOP.raw_os_error());
+        #[cfg(not(unix))]
+        let eloop = None;
+        matches!(self, InputError::Io { source, .. } if source.raw_os_error() == eloop)
+    }
+
     /// Whether the input itself was refused (exit 2), not the machine failing (exit 1).
     pub fn is_refusal(&self) -> bool {
         !matches!(self, InputError::Io { .. })
@@ -128,11 +137,35 @@ pub fn check_regular(path: &Path, file: &File) -> Result<Metadata, InputError> {
 
 /// Open `path` (symlinks followed) if it is a regular file of at most `cap` bytes.
 pub fn open_regular(path: &Path, cap: u64) -> Result<File, InputError> {
+    Ok(open_regular_sized(path, cap, Follow::Yes)?.0)
+}
+
+/// Whether opening a path follows a symlink at its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follow {
+    Yes,
+    /// A symlink is an error ([`InputError::is_symlink`]).
+    No,
+}
+
+/// [`open_regular`], and the file's length when it was opened.
+fn open_regular_sized(path: &Path, cap: u64, follow: Follow) -> Result<(File, u64), InputError> {
     let io = |source| InputError::Io {
         what: path.display().to_string(),
         source,
     };
-    let file = open_nonblocking(path).map_err(io)?;
+    let file = match follow {
+        Follow::Yes => open_nonblocking(path),
+        #[cfg(unix)]
+        Follow::No => open_with(
+            path,
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::NOFOLLOW,
+            rustix::fs::Mode::empty(),
+        ),
+        #[cfg(not(unix))]
+        Follow::No => open_nonblocking(path),
+    }
+    .map_err(io)?;
     let meta = check_regular(path, &file)?;
     if meta.len() > cap {
         return Err(InputError::TooLarge {
@@ -140,13 +173,32 @@ pub fn open_regular(path: &Path, cap: u64) -> Result<File, InputError> {
             cap,
         });
     }
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// The bytes of `path` (symlinks followed) if it is a regular file of at most `cap` bytes.
 pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
-    let file = open_regular(path, cap)?;
-    read_capped(file, cap, &path.display().to_string())
+    read_regular_with(path, cap, Follow::Yes)
+}
+
+/// [`read_regular`], following a symlink at the end of `path` or not.
+pub fn read_regular_with(path: &Path, cap: u64, follow: Follow) -> Result<Vec<u8>, InputError> {
+    let (mut file, len) = open_regular_sized(path, cap, follow)?;
+    let what = || path.display().to_string();
+    // One read, with room for one byte more: a regular file that gives back the length it had
+    // when opened has been read whole (no second read to see the end, a syscall per file when
+    // `list` reads thousands). Otherwise (it changed meanwhile) the rest is read as a stream.
+    let len = usize::try_from(len).unwrap_or(usize::MAX).min(1 << 30);
+    let mut bytes = vec![0; len + 1];
+    let n = file.read(&mut bytes).map_err(|source| InputError::Io {
+        what: what(),
+        source,
+    })?;
+    bytes.truncate(n);
+    if n == len {
+        return Ok(bytes);
+    }
+    read_capped_into(file, cap, &what(), bytes)
 }
 
 /// [`read_regular`] as UTF-8 text.
@@ -160,9 +212,19 @@ pub fn read_regular_text(path: &Path, cap: u64) -> Result<String, InputError> {
 /// At most `cap` bytes of a stream (a pipe, stdin, a file that grows while it is read); one
 /// byte more is an error, and nothing past it is read.
 pub fn read_capped(reader: impl Read, cap: u64, what: &str) -> Result<Vec<u8>, InputError> {
-    let mut bytes = Vec::new();
+    read_capped_into(reader, cap, what, Vec::new())
+}
+
+/// [`read_capped`], after the `bytes` already read from `reader`.
+fn read_capped_into(
+    reader: impl Read,
+    cap: u64,
+    what: &str,
+    mut bytes: Vec<u8>,
+) -> Result<Vec<u8>, InputError> {
+    let room = cap.saturating_add(1).saturating_sub(bytes.len() as u64);
     reader
-        .take(cap.saturating_add(1))
+        .take(room)
         .read_to_end(&mut bytes)
         .map_err(|source| InputError::Io {
             what: what.to_string(),

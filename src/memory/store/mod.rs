@@ -158,7 +158,27 @@ pub fn read_index(dir: &Path) -> Result<String, StoreError> {
 /// device is refused without a blocking open), only inside the memory dir (a symlink that
 /// leaves it is refused), and only up to `cap` bytes.
 pub fn read_memory_file(dir: &Path, file: &str, cap: u64) -> Result<Option<Vec<u8>>, StoreError> {
+    read_memory_file_listed(dir, file, cap, false)
+}
+
+/// [`read_memory_file`] for a file its folder's listing says is no symlink: opened without
+/// following one, so that nothing need check where a link leads; if it has become a symlink
+/// since, it is read as [`read_memory_file`] reads one.
+pub fn read_memory_file_listed(
+    dir: &Path,
+    file: &str,
+    cap: u64,
+    listed_plain: bool,
+) -> Result<Option<Vec<u8>>, StoreError> {
     let path = dir.join(file);
+    if listed_plain {
+        match crate::input::read_regular_with(&path, cap, crate::input::Follow::No) {
+            Ok(bytes) => return Ok(Some(bytes)),
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(e) if !e.is_symlink() => return Err(e.into()),
+            Err(_) => {}
+        }
+    }
     check_inside(dir, &path)?;
     match crate::input::read_regular(&path, cap) {
         Ok(bytes) => Ok(Some(bytes)),
