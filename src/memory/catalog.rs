@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::input::{InputError, MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
 use crate::memory::index::Index;
-use crate::memory::store::{INDEX_FILE, StoreError, read_memory_file};
+use crate::memory::store::{INDEX_FILE, StoreError, read_memory_file, read_memory_file_listed};
 use crate::memory::taxonomy::{
     MemoryType, is_topic_file_name, validate_name, validate_stored_name,
 };
@@ -106,7 +106,8 @@ pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
             });
         }
     };
-    let mut files = Vec::new();
+    // Each topic file's name, and whether the listing says it is a plain file (no symlink).
+    let mut files: Vec<(String, bool)> = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|source| StoreError::Io {
             path: dir.to_path_buf(),
@@ -115,35 +116,69 @@ pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        if is_topic_file_name(&name) && !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            files.push(name);
+        let kind = entry.file_type().ok();
+        if is_topic_file_name(&name) && !kind.is_some_and(|t| t.is_dir()) {
+            files.push((name, kind.is_some_and(|t| t.is_file())));
         }
     }
-    files.sort();
     let index = Index::parse(&read_index_lossy(dir, &mut listing.problems)?);
-    // The first index line naming a file gives its place.
-    let mut position = std::collections::HashMap::new();
-    for (n, line) in index.entries().enumerate() {
-        position.entry(line.1.file_name().to_string()).or_insert(n);
-    }
-    files.sort_by_key(|f| (position.get(f).copied().unwrap_or(usize::MAX), f.clone()));
+    // The first index line naming a file gives its place and its title.
+    let mut first = index.first_entries();
+    files.sort_by_cached_key(|(f, _)| (first.get(f).map_or(usize::MAX, |(n, _)| *n), f.clone()));
 
-    for file in files {
-        match read_topic(dir, &file) {
-            Ok((_, topic)) => {
+    for ((file, _), read) in files.iter().zip(read_topics(dir, &files)) {
+        match read {
+            Ok(topic) => {
                 let name = file.trim_end_matches(".md").to_string();
-                let path = dir.join(&file);
-                listing
-                    .memories
-                    .push(Memory::new(&name, file, path, topic, &index));
+                let title = first.remove(file).map(|(_, line)| line.title);
+                listing.memories.push(Memory::new(
+                    &name,
+                    file.clone(),
+                    dir.join(file),
+                    topic,
+                    title,
+                ));
             }
             Err(e) => listing.problems.push(FileProblem {
                 problem: problem_text(&e),
-                file,
+                file: file.clone(),
             }),
         }
     }
     Ok(listing)
+}
+
+/// Read and parse `files` (name, and whether the listing says it is a plain file), in order;
+/// a few thousand of them on every core.
+fn read_topics(dir: &Path, files: &[(String, bool)]) -> Vec<Result<TopicFile, StoreError>> {
+    const PER_THREAD: usize = 512;
+    let read = |(file, plain): &(String, bool)| {
+        let bytes = read_memory_file_listed(dir, file, MAX_TOPIC_FILE_BYTES, *plain)?
+            .ok_or_else(|| StoreError::NotFound(file.trim_end_matches(".md").to_string()))?;
+        Ok(parse_topic(dir.join(file), bytes)?.1)
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len().div_ceil(PER_THREAD));
+    if threads <= 1 {
+        return files.iter().map(read).collect();
+    }
+    let chunk = files.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let read = &read;
+        let parts: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(read).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
 /// What is wrong with a file, without repeating its path.
@@ -173,11 +208,24 @@ pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile)
     let path = dir.join(&file);
     let (text, topic) = read_topic(dir, &file)?;
     let index = Index::parse(&read_index_lossy(dir, &mut Vec::new())?);
-    Ok((
-        Memory::new(name, file, path, topic.clone(), &index),
+    Ok(shown(name, file, path, text, topic, &index))
+}
+
+/// One memory to show: its summary (titled by `index`), its file's text, and the file parsed.
+fn shown(
+    name: &str,
+    file: String,
+    path: PathBuf,
+    text: String,
+    topic: TopicFile,
+    index: &Index,
+) -> (Memory, String, TopicFile) {
+    let title = index.entry_for(&file).map(|e| e.title);
+    (
+        Memory::new(name, file, path, topic.clone(), title),
         text,
         topic,
-    ))
+    )
 }
 
 /// One memory as it was in a commit: its summary and its file's text.
@@ -201,21 +249,23 @@ pub fn read_memory_at(
         Some((_, id)) => Index::parse(&String::from_utf8_lossy(&repo.blob(*id)?)),
         None => Index::default(),
     };
-    Ok((
-        Memory::new(name, file, path, topic.clone(), &index),
-        text,
-        topic,
-    ))
+    Ok(shown(name, file, path, text, topic, &index))
 }
 
 impl Memory {
-    /// A memory's summary from its parsed file and the index that may name it.
-    fn new(name: &str, file: String, path: PathBuf, topic: TopicFile, index: &Index) -> Memory {
+    /// A memory's summary from its parsed file and the title its index line gives it.
+    fn new(
+        name: &str,
+        file: String,
+        path: PathBuf,
+        topic: TopicFile,
+        title: Option<String>,
+    ) -> Memory {
         Memory {
             name: name.to_string(),
             memory_type: topic.memory_type,
             description: topic.description,
-            title: index.entry_for(&file).map(|e| e.title),
+            title,
             file,
             path,
             body: topic.body,

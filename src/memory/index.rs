@@ -140,6 +140,17 @@ impl Index {
             .filter_map(|(n, l)| IndexLine::parse(l).map(|e| (n, e)))
     }
 
+    /// The first entry for each file the index links to, with its place among the entries.
+    pub fn first_entries(&self) -> std::collections::HashMap<String, (usize, IndexLine)> {
+        let mut first = std::collections::HashMap::new();
+        for (n, (_, line)) in self.entries().enumerate() {
+            first
+                .entry(line.file_name().to_string())
+                .or_insert((n, line));
+        }
+        first
+    }
+
     /// The first entry that links to `file`.
     pub fn entry_for(&self, file: &str) -> Option<IndexLine> {
         self.entries()

@@ -34,7 +34,7 @@ pub struct TopicFile {
     pub body: String,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Deserialize)]
 struct Frontmatter {
     name: Option<String>,
     description: Option<String>,
@@ -43,7 +43,7 @@ struct Frontmatter {
     metadata: Option<Metadata>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Deserialize)]
 struct Metadata {
     #[serde(rename = "type")]
     memory_type: Option<String>,
@@ -53,7 +53,50 @@ fn parse_yaml(text: &str) -> Result<Frontmatter, TopicError> {
     if text.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
+    if let Some(simple) = parse_simple(text) {
+        return Ok(simple);
+    }
     serde_saphyr::from_str(text).map_err(|e| TopicError::Yaml(first_line(&e.to_string())))
+}
+
+/// The frontmatter memdir writes, read without the YAML parser (a fifth of `list`'s time on
+/// 10,000 memories): `name`, `description` and `type` lines, each once, whose values are plain
+/// scalars that YAML reads as exactly their text. `None` for anything else, which the YAML
+/// parser reads; a test holds the two to the same result.
+fn parse_simple(text: &str) -> Option<Frontmatter> {
+    let mut front = Frontmatter::default();
+    for line in text.strip_suffix('\n')?.split('\n') {
+        let (key, value) = line.split_once(": ")?;
+        if !is_simple_plain(value) {
+            return None;
+        }
+        let slot = match key {
+            "name" => &mut front.name,
+            "description" => &mut front.description,
+            "type" => &mut front.memory_type,
+            _ => return None,
+        };
+        if slot.replace(value.to_string()).is_some() {
+            return None;
+        }
+    }
+    Some(front)
+}
+
+/// A one-line plain scalar YAML reads as its text, by a narrow rule: it starts with a letter,
+/// ends with no space, holds no character YAML might read as syntax (`:`, `#`, brackets,
+/// braces, a tab or any control) and is no word YAML might read as a boolean, null or number.
+fn is_simple_plain(value: &str) -> bool {
+    const SYNTAX: &[char] = &[':', '#', '[', ']', '{', '}', '\t', '\\'];
+    value.starts_with(char::is_alphabetic)
+        && !value.ends_with(char::is_whitespace)
+        && value
+            .chars()
+            .all(|c| is_yaml_printable(c) && !c.is_control() && !SYNTAX.contains(&c))
+        && !matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "inf" | "nan"
+        )
 }
 
 fn first_line(s: &str) -> String {
@@ -355,7 +398,49 @@ mod tests {
         assert_eq!(t.render(), "just text\n");
     }
 
+    /// The YAML parser's reading of `text`, bypassing the simple path.
+    fn by_yaml(text: &str) -> Option<Frontmatter> {
+        serde_saphyr::from_str(text).ok()
+    }
+
+    #[test]
+    fn the_simple_path_takes_what_memdir_writes_and_leaves_the_rest() {
+        let written = "name: db-layout\ndescription: Schema lives in src/db, one file per table\ntype: project\n";
+        assert!(parse_simple(written).is_some());
+        for other in [
+            "name: x\nname: y\n",
+            "description: 3 rules\n",
+            "description: yes\n",
+            "description: a: b\n",
+            "description: note # comment\n",
+            "description: 'quoted'\n",
+            "description: trailing \n",
+            "metadata:\n  type: user\n",
+            "name: x\r\n",
+            "owner: me\n",
+        ] {
+            assert_eq!(parse_simple(other), None, "{other:?}");
+        }
+    }
+
     proptest! {
+        /// Whatever the simple path reads, the YAML parser reads the same.
+        #[test]
+        fn the_simple_path_agrees_with_the_yaml_parser(
+            lines in prop::collection::vec(
+                (
+                    prop_oneof![Just("name"), Just("description"), Just("type"), Just("other")],
+                    "[a-zA-Z0-9 ,.:#'\"!?&*|>%@`~=+()/<>;é中\\-\\[{}\t]{0,24}",
+                ),
+                0..4,
+            ),
+        ) {
+            let text: String = lines.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
+            if let Some(simple) = parse_simple(&text) {
+                prop_assert_eq!(Some(simple), by_yaml(&text), "{:?}", text);
+            }
+        }
+
         #[test]
         fn frontmatter_round_trips(
             name in "[a-z0-9][a-z0-9-]{0,20}",
