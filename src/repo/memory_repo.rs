@@ -10,6 +10,7 @@ use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
 
 use crate::repo::commit::{move_ref, object_files, signatures_of, write_commit_object, write_tree};
+use crate::repo::history_cache;
 use crate::repo::message::parse_message;
 use crate::repo::{
     CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
@@ -180,6 +181,15 @@ impl MemoryRepo {
             if parent.is_none() { " (initial)" } else { "" }
         );
         self.move_head(parent, commit_id, &log, &committer)?;
+        history_cache::append(
+            self.git_dir(),
+            &history_cache::Record {
+                commit: commit_id,
+                parent,
+                time: (committer.time.seconds, committer.time.offset),
+                message: message.to_string(),
+            },
+        );
         self.write_index(tree_id, tree, clean)?;
         Ok(commit_id)
     }
@@ -460,15 +470,31 @@ impl MemoryRepo {
         Ok(out)
     }
 
-    /// Commits from HEAD along first parents, newest first.
+    /// Commits from HEAD along first parents, newest first (from the history cache, which
+    /// this brings up to date).
     pub fn history(&self) -> Result<Vec<HistoryEntry>, RepoError> {
-        let mut out = Vec::new();
-        let mut next = self.head_commit()?;
-        while let Some(id) = next {
-            out.push(self.history_entry(id)?);
-            next = self.parent_of(id)?;
-        }
-        Ok(out)
+        let Some(head) = self.head_commit()? else {
+            return Ok(Vec::new());
+        };
+        let records = history_cache::up_to(self.git_dir(), head, |id| self.record(id))?;
+        Ok(records
+            .iter()
+            .rev()
+            .map(history_cache::Record::entry)
+            .collect())
+    }
+
+    /// One commit as the history cache keeps it.
+    fn record(&self, id: ObjectId) -> Result<history_cache::Record, RepoError> {
+        let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
+        let decoded = commit.decode().map_err(|e| self.err(e))?;
+        let time = decoded.time().map_err(|e| self.err(e))?;
+        Ok(history_cache::Record {
+            commit: id,
+            parent: decoded.parents().next(),
+            time: (time.seconds, time.offset),
+            message: decoded.message.to_str_lossy().into_owned(),
+        })
     }
 
     /// One commit's subject, body, `Memdir-*` trailers and time.

@@ -10,6 +10,7 @@
 //! - [`memory_repo`]: the memory dir's own repository ([`MemoryRepo`]);
 //! - [`target_repo`]: a repository a promotion branch is written into ([`TargetRepo`]);
 //! - [`message`]: the commit-message format, written and parsed;
+//! - [`history_cache`]: the first-parent history kept in one file, checked against HEAD;
 //! - [`worktree`]: `.git/index` read back, and stat data;
 //! - [`project`]: questions about a project's own repository (what it tracks);
 //! - [`durable`]: fsync of files and folders.
@@ -23,6 +24,7 @@ use gix::objs::tree::EntryKind;
 
 pub mod commit;
 pub mod durable;
+pub mod history_cache;
 pub mod memory_repo;
 pub mod message;
 pub mod project;

@@ -258,3 +258,108 @@ fn list_tells_when_each_memory_was_saved() {
         "{plain}"
     );
 }
+
+/// `log` as git sees it: each first-parent commit's id and subject, newest first.
+fn git_log(dir: &std::path::Path) -> Vec<(String, String)> {
+    git(dir, &["log", "--first-parent", "--format=%H %s"])
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(id, s)| (id.to_string(), s.to_string()))
+        .collect()
+}
+
+/// `log --json` as memdir sees it, in the same shape.
+fn memdir_log(env: &TestEnv) -> Vec<(String, String)> {
+    env.ok(&["log", "--json"])
+        .json()
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|e| {
+            let name = e["name"].as_str().unwrap_or("");
+            let head = format!(
+                "{}({})",
+                e["op"].as_str().unwrap_or(""),
+                e["type"].as_str().unwrap_or("")
+            );
+            (
+                e["commit"].as_str().unwrap_or("").to_string(),
+                format!("{head}: {name}"),
+            )
+        })
+        .collect()
+}
+
+/// The history cache (`.git/memdir/history`) is only ever a faster way to the same answer:
+/// after saves, an adoption, a rollback, a history rewritten with git, a torn cache and a
+/// deleted one, `log` and `list`'s ages say what git says.
+#[test]
+fn the_history_cache_follows_every_change_to_history() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    let cache = dir.join(".git/memdir/history");
+    let agrees = |when: &str| {
+        let ours = memdir_log(&env);
+        let theirs = git_log(&dir);
+        assert_eq!(ours.len(), theirs.len(), "{when}: {ours:?} vs {theirs:?}");
+        for ((id, subject), (git_id, git_subject)) in ours.iter().zip(&theirs) {
+            assert_eq!(id, git_id, "{when}");
+            assert!(
+                git_subject.starts_with(subject.trim_end_matches("()")),
+                "{when}: {subject} vs {git_subject}"
+            );
+        }
+        assert_git_clean(&dir);
+    };
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    agrees("after two saves");
+    assert!(cache.is_file(), "a read makes the cache");
+
+    // Saves append their line: the cache's last line is HEAD without any read.
+    env.save("project", "deploy", "Deploys on Fridays", "Fridays.");
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    let text = std::fs::read_to_string(&cache).expect("cache");
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with(head.trim())),
+        "{text}"
+    );
+    agrees("after an appended save");
+
+    // An agent's own write, adopted; then a rollback.
+    std::fs::write(
+        dir.join("agent-note.md"),
+        "---\nname: agent-note\ndescription: Written by the agent\ntype: project\n---\nNote.\n",
+    )
+    .expect("write");
+    let mut index = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    index.push_str("- [Agent note](agent-note.md) — written by the agent\n");
+    std::fs::write(dir.join("MEMORY.md"), index).expect("index");
+    env.ok(&["snapshot"]);
+    agrees("after an adoption");
+    env.ok(&["rollback", "HEAD~2"]);
+    agrees("after a rollback");
+
+    // History rewritten behind memdir's back: the cache's tip is no longer in it.
+    git(&dir, &["reset", "-q", "--hard", "HEAD~3"]);
+    agrees("after git reset");
+    env.save("user", "editor", "Uses Helix", "Helix.");
+    agrees("after a save on the rewritten history");
+
+    // A torn cache, then none at all.
+    let text = std::fs::read_to_string(&cache).expect("cache");
+    std::fs::write(&cache, &text[..text.len() / 2]).expect("tear");
+    agrees("after a torn cache");
+    std::fs::remove_file(&cache).expect("remove");
+    agrees("after the cache was deleted");
+    let list = env.ok(&["list", "--json"]).json();
+    assert!(
+        list.as_array()
+            .expect("array")
+            .iter()
+            .all(|m| m["saved"].is_string()),
+        "{list}"
+    );
+}
