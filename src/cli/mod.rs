@@ -24,6 +24,7 @@ pub mod init;
 pub mod list;
 pub mod log;
 pub mod merge_index;
+pub mod pack;
 pub mod path;
 pub mod promote;
 pub mod proposals;
@@ -91,6 +92,7 @@ pub enum Command {
     Log(log::LogArgs),
     Diff(diff::DiffArgs),
     Doctor(doctor::DoctorArgs),
+    Pack(pack::PackArgs),
     Rollback(rollback::RollbackArgs),
     Undo(rollback::UndoArgs),
     Restore(restore::RestoreArgs),
@@ -119,6 +121,7 @@ impl Cli {
             Command::Log(a) => a.json,
             Command::Diff(a) => a.json,
             Command::Doctor(a) => a.json,
+            Command::Pack(a) => a.json,
             Command::Extract(a) => a.json,
             Command::Verify(a) => a.json,
             Command::Review(a) => a.json,
@@ -421,6 +424,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Log(args) => log::run(&ctx, args, output),
         Command::Diff(args) => diff::run(&ctx, args, output),
         Command::Doctor(args) => doctor::run(&ctx, args, output),
+        Command::Pack(args) => pack::run(&ctx, args, output),
         Command::Rollback(args) => rollback::run(&ctx, args, output),
         Command::Undo(args) => rollback::run_undo(&ctx, args, output),
         Command::Restore(args) => restore::run(&ctx, args, output),

@@ -11,6 +11,7 @@
 //! - [`target_repo`]: a repository a promotion branch is written into ([`TargetRepo`]);
 //! - [`message`]: the commit-message format, written and parsed;
 //! - [`history_cache`]: the first-parent history kept in one file, checked against HEAD;
+//! - [`pack`]: packing every object into one pack, in the background once enough are loose;
 //! - [`worktree`]: `.git/index` read back, and stat data;
 //! - [`project`]: questions about a project's own repository (what it tracks);
 //! - [`durable`]: fsync of files and folders.
@@ -27,6 +28,7 @@ pub mod durable;
 pub mod history_cache;
 pub mod memory_repo;
 pub mod message;
+pub mod pack;
 pub mod project;
 pub mod target_repo;
 pub mod worktree;

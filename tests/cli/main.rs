@@ -24,6 +24,7 @@ mod hostile_team;
 mod labels;
 mod layers;
 mod merge;
+mod pack;
 mod paths;
 mod promote;
 mod quality;

@@ -96,6 +96,10 @@ impl Store {
         let commit = result?;
         state.tree = tree;
         state.parent = Some(commit);
+        // Enough loose objects: pack them in the background, off this command's path.
+        if crate::repo::pack::due(self.repo.git_dir()) {
+            crate::repo::pack::start(self.repo.git_dir(), &self.dir);
+        }
         Ok(commit)
     }
 }

@@ -1,0 +1,113 @@
+//! `memdir pack` (issue 16): loose objects go into a pack, nothing is lost, nothing else moves.
+
+use crate::common::*;
+
+fn count_objects(dir: &std::path::Path) -> (usize, usize) {
+    let text = git(dir, &["count-objects", "-v"]);
+    let field = |name: &str| -> usize {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (field("count"), field("in-pack"))
+}
+
+#[test]
+fn pack_moves_every_loose_object_into_a_pack_and_loses_none() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    for n in 0..5 {
+        env.save(
+            "project",
+            &format!("note-{n}"),
+            &format!("Note {n}"),
+            "Body.",
+        );
+    }
+    // An object nothing reaches (as a save interrupted before its ref moved leaves one) and
+    // the reflog's history are kept too.
+    let orphan = git_stdin(&dir, &["hash-object", "-w", "--stdin"], b"not reachable\n");
+    env.ok(&["rollback", "HEAD~2"]);
+    let (loose, packed) = count_objects(&dir);
+    assert!(loose > 10 && packed == 0, "{loose} loose, {packed} packed");
+    let log_before = env.ok(&["log", "--json"]).stdout;
+
+    let run = env.ok(&["pack", "--json"]).json();
+    assert_eq!(run["objects"], loose);
+    assert_eq!(run["loose_removed"], loose);
+    assert_eq!(count_objects(&dir), (0, loose));
+    assert_git_clean(&dir);
+    git(&dir, &["cat-file", "-e", orphan.trim()]);
+    assert_eq!(env.ok(&["log", "--json"]).stdout, log_before);
+    env.ok(&["show", "note-4", "--at", "HEAD~1"]);
+
+    // Saves go on as before, loose until the next pack.
+    env.save("project", "after", "After the pack", "Body.");
+    assert_git_clean(&dir);
+    assert!(count_objects(&dir).0 > 0);
+}
+
+#[test]
+fn pack_auto_leaves_a_small_store_alone_and_a_busy_one_waits() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let before = count_objects(&dir);
+    let run = env.ok(&["pack", "--auto"]);
+    assert!(run.stdout.contains("nothing to pack"), "{}", run.stdout);
+    assert_eq!(count_objects(&dir), before);
+
+    // Another packer holds the lock: this one says so and changes nothing.
+    std::fs::create_dir_all(dir.join(".git/memdir")).expect("mkdir");
+    let lock = std::fs::File::create(dir.join(".git/memdir/pack.lock")).expect("lock file");
+    lock.lock().expect("lock");
+    assert_eq!(env.ok(&["pack", "--json"]).json()["busy"], true);
+    assert_eq!(count_objects(&dir), before);
+    drop(lock);
+    env.ok(&["pack"]);
+    assert_eq!(count_objects(&dir).0, 0);
+    assert_git_clean(&dir);
+}
+
+/// A commit into a store with thousands of loose objects starts a pack in the background; the
+/// save itself returns as usual, and the pack loses nothing.
+#[test]
+fn a_save_into_a_store_with_many_loose_objects_packs_it_in_the_background() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    // 6,000 loose objects (what about 1,500 saves leave), none reachable.
+    let blobs = tempfile::tempdir().expect("tempdir");
+    let paths: Vec<String> = (0..6000)
+        .map(|n| {
+            let path = blobs.path().join(n.to_string());
+            std::fs::write(&path, format!("blob {n}\n")).expect("write");
+            path.display().to_string()
+        })
+        .collect();
+    let mut args = vec!["hash-object", "-w"];
+    args.extend(paths.iter().map(String::as_str));
+    let ids = git(&dir, &args);
+    let (loose, _) = count_objects(&dir);
+    assert!(loose > 6000, "{loose}");
+
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    wait_for(
+        "the background pack",
+        std::time::Duration::from_secs(60),
+        || count_objects(&dir).0 < 100,
+    );
+    // Its lock is free again once it is done.
+    wait_for("the pack lock", std::time::Duration::from_secs(10), || {
+        std::fs::File::open(dir.join(".git/memdir/pack.lock")).is_ok_and(|f| f.try_lock().is_ok())
+    });
+    assert_git_clean(&dir);
+    for id in ids.lines().step_by(500) {
+        git(&dir, &["cat-file", "-e", id]);
+    }
+    assert_eq!(
+        env.ok(&["list", "--json"]).json().as_array().map(Vec::len),
+        Some(2)
+    );
+}
