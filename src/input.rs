@@ -135,6 +135,33 @@ pub fn check_regular(path: &Path, file: &File) -> Result<Metadata, InputError> {
     Ok(meta)
 }
 
+/// Open `path` for appending, created when `create` says so, never through a symlink (a link
+/// planted there, say to `~/.bashrc`, is an error, not a file memdir writes to), and only if it
+/// is a regular file (a FIFO is not waited on).
+pub fn open_append(path: &Path, create: bool) -> std::io::Result<File> {
+    #[cfg(unix)]
+    let file = {
+        use rustix::fs::{Mode, OFlags};
+        let create = if create {
+            OFlags::CREATE
+        } else {
+            OFlags::empty()
+        };
+        open_with(
+            path,
+            OFlags::WRONLY | OFlags::APPEND | OFlags::NOFOLLOW | create,
+            Mode::from_raw_mode(0o644),
+        )?
+    };
+    #[cfg(not(unix))]
+    let file = std::fs::OpenOptions::new()
+        .create(create)
+        .append(true)
+        .open(path)?;
+    check_regular(path, &file).map_err(std::io::Error::other)?;
+    Ok(file)
+}
+
 /// Open `path` (symlinks followed) if it is a regular file of at most `cap` bytes.
 pub fn open_regular(path: &Path, cap: u64) -> Result<File, InputError> {
     Ok(open_regular_sized(path, cap, Follow::Yes)?.0)

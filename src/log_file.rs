@@ -39,7 +39,7 @@ pub fn open(path: &Path) -> std::io::Result<File> {
         // Renaming moves the file itself, never what a symlink points to.
         std::fs::rename(path, rotated(path))?;
     }
-    open_no_follow(path)
+    crate::input::open_append(path, true)
 }
 
 /// `<name>.1` beside the log.
@@ -51,26 +51,6 @@ fn rotated(path: &Path) -> PathBuf {
 
 /// The log opened for appending: a regular file or nothing, never through a symlink (NOFOLLOW:
 /// a symlink in its place is an error, not a way elsewhere).
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    use rustix::fs::{Mode, OFlags};
-    let file = crate::input::open_with(
-        path,
-        OFlags::WRONLY | OFlags::APPEND | OFlags::CREATE | OFlags::NOFOLLOW,
-        Mode::from_raw_mode(0o644),
-    )?;
-    crate::input::check_regular(path, &file).map_err(std::io::Error::other)?;
-    Ok(file)
-}
-
-#[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

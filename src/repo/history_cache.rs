@@ -148,8 +148,7 @@ pub fn up_to<E>(
 /// Add the commit just made to the file, when there is one (a read makes it). Best effort: a
 /// line that does not follow the file's last is not trusted, and the next read walks instead.
 pub fn append(git_dir: &Path, record: &Record) {
-    let file = std::fs::OpenOptions::new().append(true).open(path(git_dir));
-    if let Ok(mut file) = file {
+    if let Ok(mut file) = crate::input::open_append(&path(git_dir), false) {
         let _ = file.write_all(record.line().as_bytes());
     }
 }

@@ -79,7 +79,7 @@ pub fn pack_loose(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
     };
     let lock_path = git_dir.join("memdir").join("pack.lock");
     std::fs::create_dir_all(git_dir.join("memdir")).map_err(io(&lock_path))?;
-    let lock = std::fs::File::create(&lock_path).map_err(io(&lock_path))?;
+    let lock = crate::input::open_append(&lock_path, true).map_err(io(&lock_path))?;
     if lock.try_lock().is_err() {
         return Ok(None);
     }

@@ -111,3 +111,30 @@ fn a_save_into_a_store_with_many_loose_objects_packs_it_in_the_background() {
         Some(2)
     );
 }
+
+/// Symlinks planted where memdir keeps its cache and its lock (by an agent with a shell in the
+/// memory dir) are never written through: the files they point to stay as they were.
+#[test]
+fn the_history_cache_and_the_pack_lock_are_never_written_through_a_symlink() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let outside = tempfile::tempdir().expect("tempdir");
+    let victim = outside.path().join("bashrc");
+    std::fs::write(&victim, "export PATH=$HOME/bin:$PATH\n").expect("write");
+    let memdir_dir = dir.join(".git/memdir");
+    std::fs::create_dir_all(&memdir_dir).expect("mkdir");
+    let _ = std::fs::remove_file(memdir_dir.join("history"));
+    std::os::unix::fs::symlink(&victim, memdir_dir.join("history")).expect("symlink");
+    std::os::unix::fs::symlink(&victim, memdir_dir.join("pack.lock")).expect("symlink");
+
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    let log = env.ok(&["log", "--json"]).json();
+    assert_eq!(log.as_array().map(Vec::len), Some(2), "{log}");
+    env.fails(&["pack"], 1, "pack.lock");
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("read"),
+        "export PATH=$HOME/bin:$PATH\n"
+    );
+    assert_git_clean(&dir);
+}
