@@ -167,7 +167,20 @@ impl MemoryRepo {
         message: &str,
         clean: &CleanFiles,
     ) -> Result<ObjectId, RepoError> {
-        crate::fault::point("before-ref");
+        self.publish_after(prepared, tree, message, clean, || Ok(()))
+    }
+
+    /// [`MemoryRepo::publish`], once `durable` says the work tree is (the caller's last folder
+    /// fsync, which `.git/index` is written during: it is a cache of the new tree, and one
+    /// ahead of HEAD after a crash is what the next write adopts anyway).
+    pub fn publish_after(
+        &mut self,
+        prepared: PreparedCommit,
+        tree: &TreeMap,
+        message: &str,
+        clean: &CleanFiles,
+        durable: impl FnOnce() -> Result<(), RepoError>,
+    ) -> Result<ObjectId, RepoError> {
         let PreparedCommit {
             commit_id,
             tree_id,
@@ -175,6 +188,10 @@ impl MemoryRepo {
             committer,
             ..
         } = prepared;
+        let indexed = self.write_index(tree_id, tree, clean);
+        durable()?;
+        indexed?;
+        crate::fault::point("before-ref");
         let summary = message.lines().next().unwrap_or_default();
         let log = format!(
             "commit{}: {summary}",
@@ -190,7 +207,6 @@ impl MemoryRepo {
                 message: message.to_string(),
             },
         );
-        self.write_index(tree_id, tree, clean)?;
         Ok(commit_id)
     }
 

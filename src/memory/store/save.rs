@@ -132,15 +132,24 @@ impl Store {
             request.description,
             request.session,
         );
-        let commit = self.write_and_commit(
-            &mut state,
-            &[
-                (&file, Some(topic_text.as_bytes()), "after-topic"),
-                (INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"),
-            ],
-            &message,
-        )?;
-        warnings.extend(index_size_warnings(&new_index_text));
+        // The index's size is measured while the write waits on its fsyncs.
+        let (commit, size_warnings) = std::thread::scope(|scope| {
+            let size = scope.spawn(|| index_size_warnings(&new_index_text));
+            let commit = self.write_and_commit(
+                &mut state,
+                &[
+                    (&file, Some(topic_text.as_bytes()), "after-topic"),
+                    (INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"),
+                ],
+                &message,
+            );
+            let size = size
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (commit, size)
+        });
+        let commit = commit?;
+        warnings.extend(size_warnings);
         Ok(Saved {
             commit: Some(commit),
             op,

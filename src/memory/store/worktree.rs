@@ -232,8 +232,11 @@ pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
 
 /// The stat data for `.git/index` of the work-tree files whose content `tree` holds.
 pub(super) fn clean_files(tree: &TreeMap, work: &WorkTree) -> CleanFiles {
-    work.iter()
-        .filter(|(name, w)| tree.get(name.as_bytes()).is_some_and(|(_, id)| *id == w.id))
-        .map(|(name, w)| (BString::from(name.as_str()), w.stat))
-        .collect()
+    let mut clean = CleanFiles::with_capacity(work.len());
+    clean.extend(
+        work.iter()
+            .filter(|(name, w)| tree.get(name.as_bytes()).is_some_and(|(_, id)| *id == w.id))
+            .map(|(name, w)| (BString::from(name.as_str()), w.stat)),
+    );
+    clean
 }

@@ -60,14 +60,20 @@ impl Store {
             to_sync.extend(prepared.files_to_sync.iter().cloned());
             crate::repo::sync_files(&to_sync)?;
             let mut temps = temps.iter();
+            // Whether the folder holds a change not yet fsynced: the last one's fsync runs
+            // while `.git/index` is written, and the branch moves after both.
+            let mut unsynced = false;
             for (name, bytes, fault) in files {
+                if unsynced {
+                    sync_dir(&self.dir)?;
+                }
                 let target = self.dir.join(name);
                 // A temp file stands for each file with content, in order; deletions have none.
                 let tmp = if bytes.is_some() { temps.next() } else { None };
                 match tmp {
                     Some(tmp) => {
                         std::fs::rename(tmp, &target).map_err(io_error(&target))?;
-                        sync_dir(&self.dir)?;
+                        unsynced = true;
                         let stat = crate::repo::file_stat(&target)?.0;
                         let id = tree.get(name.as_bytes()).map(|(_, id)| *id);
                         if let Some(id) = id {
@@ -76,8 +82,8 @@ impl Store {
                     }
                     None => {
                         match std::fs::remove_file(&target) {
-                            Ok(()) => sync_dir(&self.dir)?,
-                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                            Ok(()) => unsynced = true,
+                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => unsynced = false,
                             Err(e) => return Err(io_error(&target)(e)),
                         }
                         state.work.remove(*name);
@@ -86,7 +92,18 @@ impl Store {
                 crate::fault::point(fault);
             }
             let clean = clean_files(&tree, &state.work);
-            Ok(self.repo.publish(prepared, &tree, message, &clean)?)
+            let dir = &self.dir;
+            let repo = &mut self.repo;
+            Ok(std::thread::scope(|scope| {
+                let synced = unsynced.then(|| scope.spawn(|| crate::repo::sync_dir(dir)));
+                repo.publish_after(prepared, &tree, message, &clean, || {
+                    synced.map_or(Ok(()), |synced| {
+                        synced
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                })
+            })?)
         })();
         if result.is_err() {
             for tmp in &temps {
