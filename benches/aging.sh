@@ -13,8 +13,7 @@ for ((i = 0; i < n; i++)); do
     --description "memory number $i" --body "Body $i." 2>/dev/null
 done
 saved=$(date +%s)
-# Let a background pack that is still running finish.
-while pgrep -f "memdir pack --auto --quiet --memory-dir $store" >/dev/null; do sleep 1; done
+wait_for_pack "$store"
 git -C "$store" fsck --strict --no-progress
 test -z "$(git -C "$store" status --porcelain)"
 echo "$n saves in $((saved - start)) s"

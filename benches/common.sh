@@ -45,3 +45,9 @@ PY
   git -C "$store" symbolic-ref HEAD refs/heads/main
   git -C "$store" reset -q --hard
 }
+
+# wait_for_pack STORE: until no background `memdir pack` runs for STORE (memdir starts one after
+# a commit once enough objects are loose; git fsck meanwhile would see loose files vanish).
+wait_for_pack() {
+  while pgrep -f "memdir pack --auto --quiet --memory-dir $1" >/dev/null; do sleep 0.2; done
+}
