@@ -25,10 +25,19 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
         None => None,
     };
     let resolved = ctx.resolve(output)?;
-    // Ages come from history, not from a field someone must maintain (§9).
-    let saved = crate::memory::age::last_saved(&crate::repo::history_of(resolved.dir())?);
+    // Ages come from history, not from a field someone must maintain (§9); read beside the
+    // memories.
+    let (history, listing) = std::thread::scope(|scope| {
+        let history = scope.spawn(|| crate::repo::history_of(resolved.dir()));
+        let listing = list_memories(resolved.dir());
+        let history = history
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (history, listing)
+    });
+    let saved = crate::memory::age::last_saved(&history?);
+    let listing = listing?;
     let now = chrono::Utc::now().timestamp();
-    let listing = list_memories(resolved.dir())?;
     for problem in &listing.problems {
         output.warn(&problem.to_string())?;
     }

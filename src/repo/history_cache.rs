@@ -65,19 +65,18 @@ impl Record {
             hex => Some(ObjectId::from_hex(hex.as_bytes()).ok()?),
         };
         let time = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
-        let mut message = String::new();
-        let mut chars = fields.next()?.chars();
-        while let Some(c) = chars.next() {
-            if c == '\\' {
-                message.push(match chars.next()? {
-                    'n' => '\n',
-                    '\\' => '\\',
-                    _ => return None,
-                });
-            } else {
-                message.push(c);
-            }
+        let mut rest = fields.next()?;
+        let mut message = String::with_capacity(rest.len());
+        while let Some(at) = rest.find('\\') {
+            message.push_str(&rest[..at]);
+            message.push(match rest.as_bytes().get(at + 1)? {
+                b'n' => '\n',
+                b'\\' => '\\',
+                _ => return None,
+            });
+            rest = &rest[at + 2..];
         }
+        message.push_str(rest);
         Some(Record {
             commit,
             parent,
