@@ -28,6 +28,11 @@ pub fn run(ctx: &Ctx, args: &PackArgs, output: &mut Output<'_>) -> Result<(), Er
     let repo = MemoryRepo::open(resolved.dir())?;
     let git_dir = repo.git_dir().to_path_buf();
     drop(repo);
+    if args.auto && crate::repo::pack::failed_lately(&git_dir) {
+        return output.info(
+            "not packing: a pack run failed in the last day (.git/memdir/pack.failed says why); `memdir pack` tries now",
+        );
+    }
     if args.auto && !crate::repo::pack::due(&git_dir) {
         return output.info("nothing to pack: few objects are loose");
     }

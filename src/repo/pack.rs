@@ -37,12 +37,29 @@ pub struct Packed {
     pub loose_removed: usize,
 }
 
+/// After a pack run fails (a corrupt loose object, a full disk), no background run starts for
+/// this long: every commit would start one that fails the same way. `memdir pack` still runs.
+const RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// The file whose age says when a pack run last failed.
+fn failed_path(git_dir: &Path) -> PathBuf {
+    git_dir.join("memdir").join("pack.failed")
+}
+
 /// Whether the repository at `git_dir` has about [`AUTO_LOOSE`] loose objects or more, from
-/// the count in one fanout folder (objects are spread evenly over the 256).
+/// the count in one fanout folder (objects are spread evenly over the 256), and no pack run
+/// failed in the last day.
 pub fn due(git_dir: &Path) -> bool {
     let sample =
         std::fs::read_dir(git_dir.join("objects").join("17")).map_or(0, |entries| entries.count());
-    sample * 256 >= AUTO_LOOSE
+    sample * 256 >= AUTO_LOOSE && !failed_lately(git_dir)
+}
+
+/// Whether a pack run failed in the last [`RETRY_AFTER`].
+pub fn failed_lately(git_dir: &Path) -> bool {
+    std::fs::symlink_metadata(failed_path(git_dir))
+        .and_then(|meta| meta.modified())
+        .is_ok_and(|at| at.elapsed().is_ok_and(|age| age < RETRY_AFTER))
 }
 
 /// Start `memdir pack --auto` for `memory_dir` in the background: its own process group, no
@@ -69,8 +86,24 @@ pub fn start(git_dir: &Path, memory_dir: &Path) {
 }
 
 /// Pack every loose object of the repository at `git_dir` into one new pack, then remove their
-/// loose files. `None` when another packer holds the lock.
+/// loose files. `None` when another packer holds the lock. A failure is remembered (no
+/// background run for a day); a success forgets it.
 pub fn pack_loose(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
+    let outcome = pack_loose_now(git_dir);
+    let failed = failed_path(git_dir);
+    match &outcome {
+        Err(e) => {
+            let _ = crate::atomic::replace(&failed, format!("{e}\n").as_bytes());
+        }
+        Ok(Some(_)) => {
+            let _ = std::fs::remove_file(&failed);
+        }
+        Ok(None) => {}
+    }
+    outcome
+}
+
+fn pack_loose_now(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
     let objects = git_dir.join("objects");
     let pack_dir = objects.join("pack");
     let io = |path: &Path| {

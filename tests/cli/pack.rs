@@ -138,3 +138,30 @@ fn the_history_cache_and_the_pack_lock_are_never_written_through_a_symlink() {
     );
     assert_git_clean(&dir);
 }
+
+/// A corrupt loose object (a file with an object's name and garbage in it): the pack run fails,
+/// removes nothing, and no background run is started again for a day; `memdir pack` still
+/// tries, and once the object is gone, succeeds.
+#[test]
+fn a_corrupt_loose_object_stops_the_pack_before_anything_is_removed() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let (loose, _) = count_objects(&dir);
+    let bad_dir = dir.join(".git/objects/17");
+    std::fs::create_dir_all(&bad_dir).expect("mkdir");
+    let bad = bad_dir.join("0123456789abcdef0123456789abcdef012345");
+    std::fs::write(&bad, b"not zlib at all").expect("write");
+
+    env.fails(&["pack"], 1, "");
+    assert_eq!(count_objects(&dir).0, loose + 1, "nothing removed");
+    assert!(dir.join(".git/memdir/pack.failed").is_file());
+    let auto = env.ok(&["pack", "--auto"]);
+    assert!(auto.stdout.contains("a pack run failed"), "{}", auto.stdout);
+
+    std::fs::remove_file(&bad).expect("remove");
+    env.ok(&["pack"]);
+    assert_eq!(count_objects(&dir).0, 0);
+    assert!(!dir.join(".git/memdir/pack.failed").exists());
+    assert_git_clean(&dir);
+}
