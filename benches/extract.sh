@@ -32,11 +32,12 @@ for s in "${sessions[@]}"; do
   size=$(stat -c %s "$file")
   run=("$memdir" extract --transcript "$file" --memory-dir "$mem" --project "$work/proj" --session "$s" -q)
   cursor=$mem/.git/memdir/cursors/$s.json
+  # Named, so that benches/run.sh matches the figures of one run with the next.
   hyperfine -N --warmup 3 --runs "$runs" --prepare "rm -f $cursor" \
-    --export-json "$out/extract-cold-$s.json" "${run[*]}" >/dev/null
+    --export-json "$out/extract-cold-$s.json" -n "extract, cold, $s" "${run[*]}" >/dev/null
   rm -f "$cursor"
   peak=$(/usr/bin/time -f %M "${run[@]}" 2>&1 >/dev/null | tail -1)
-  hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/extract-warm-$s.json" "${run[*]}" >/dev/null
+  hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/extract-warm-$s.json" -n "extract, warm, $s" "${run[*]}" >/dev/null
   cold=$(jq -r '.results[0] | "\(.mean * 1000 | . * 100 | round / 100) ± \(.stddev * 1000 | . * 100 | round / 100) ms"' "$out/extract-cold-$s.json")
   warm=$(jq -r '.results[0] | "\(.mean * 1000 | . * 100 | round / 100) ± \(.stddev * 1000 | . * 100 | round / 100) ms"' "$out/extract-warm-$s.json")
   echo "| $s | $((size / 1024)) KiB | $cold | $((peak / 1024)) MiB | $warm |" >>"$report"
@@ -51,10 +52,10 @@ printf '{"session_id":"%s","cwd":"%s","hook_event_name":"PostToolUse","tool_name
   "$s" "$work/proj" "$work/proj" >"$work/post.json"
 # (hyperfine runs these through a shell for the redirect, and subtracts the shell's own time.)
 hyperfine --warmup 3 --runs "$runs" \
-  --export-json "$out/extract-hook.json" "$memdir extract --hook --memory-dir $mem < $work/stop.json" >/dev/null
+  --export-json "$out/extract-hook.json" -n "extract --hook" "$memdir extract --hook --memory-dir $mem < $work/stop.json" >/dev/null
 "$memdir" extract --drain --memory-dir "$mem" -q
 hyperfine --warmup 3 --runs "$runs" \
-  --export-json "$out/snapshot-hook-outside.json" "$memdir snapshot --hook --memory-dir $mem < $work/post.json" >/dev/null
+  --export-json "$out/snapshot-hook-outside.json" -n "snapshot --hook, a write outside memory" "$memdir snapshot --hook --memory-dir $mem < $work/post.json" >/dev/null
 {
   echo
   echo "| hook | mean |"
