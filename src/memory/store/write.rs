@@ -42,11 +42,18 @@ impl Store {
     ) -> Result<ObjectId, StoreError> {
         let mut tree = state.tree.clone();
         let mut temps = Vec::new();
-        let result = (|| {
+        let result = std::thread::scope(|scope| {
+            for (name, bytes, _) in files {
+                if let Some(bytes) = bytes {
+                    temps.push(write_temp(&self.dir, name, bytes)?);
+                }
+            }
+            // The work-tree files' fsyncs run while the objects are made; the objects' follow.
+            let temps = &temps;
+            let temps_synced = scope.spawn(move || crate::repo::sync_files(temps));
             for (name, bytes, _) in files {
                 match bytes {
                     Some(bytes) => {
-                        temps.push(write_temp(&self.dir, name, bytes)?);
                         let id = self.repo.write_blob(bytes)?;
                         tree.insert((*name).into(), (EntryKind::Blob, id));
                     }
@@ -56,9 +63,11 @@ impl Store {
                 }
             }
             let prepared = self.repo.prepare_commit(&tree, state.parent, message)?;
-            let mut to_sync = temps.clone();
-            to_sync.extend(prepared.files_to_sync.iter().cloned());
-            crate::repo::sync_files(&to_sync)?;
+            let objects_synced = crate::repo::sync_files(&prepared.files_to_sync);
+            temps_synced
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            objects_synced?;
             let mut temps = temps.iter();
             // Whether the folder holds a change not yet fsynced: the last one's fsync runs
             // while `.git/index` is written, and the branch moves after both.
@@ -94,17 +103,15 @@ impl Store {
             let clean = clean_files(&tree, &state.work);
             let dir = &self.dir;
             let repo = &mut self.repo;
-            Ok(std::thread::scope(|scope| {
-                let synced = unsynced.then(|| scope.spawn(|| crate::repo::sync_dir(dir)));
-                repo.publish_after(prepared, &tree, message, &clean, || {
-                    synced.map_or(Ok(()), |synced| {
-                        synced
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                    })
+            let synced = unsynced.then(|| scope.spawn(|| crate::repo::sync_dir(dir)));
+            Ok(repo.publish_after(prepared, &tree, message, &clean, || {
+                synced.map_or(Ok(()), |synced| {
+                    synced
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                 })
             })?)
-        })();
+        });
         if result.is_err() {
             for tmp in &temps {
                 let _ = std::fs::remove_file(tmp);
