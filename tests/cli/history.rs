@@ -1,7 +1,7 @@
 //! Going back in history (DESIGN §4): rollback, undo, restore, `show --at` and `log` filters,
 //! each checked with the real git.
 
-use crate::common::{TestEnv, assert_git_clean, git, save_args, subjects};
+use crate::common::{Mate, TestEnv, assert_git_clean, bare_remote, git, save_args, subjects};
 
 #[test]
 fn rollback_makes_a_new_commit_with_the_old_tree() {
@@ -362,4 +362,39 @@ fn the_history_cache_follows_every_change_to_history() {
             .all(|m| m["saved"].is_string()),
         "{list}"
     );
+}
+
+/// After team syncs (fast-forwards and merges of what teammates pushed), team `log` reads the
+/// cache and still says what git says.
+#[test]
+fn the_history_cache_follows_team_syncs() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let remote = bare_remote(root.path());
+    let (a, b) = (Mate::join(&remote), Mate::join(&remote));
+    let log_of = |mate: &Mate| -> Vec<String> {
+        mate.env
+            .ok(&["log", "--team", "--json"])
+            .json()
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|e| e["commit"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let git_ids = |mate: &Mate| -> Vec<String> {
+        git(&mate.team, &["log", "--first-parent", "--format=%H"])
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    a.save("deploy", "Deploys on Fridays.");
+    a.sync();
+    b.save("style", "Tabs, not spaces.");
+    assert_eq!(log_of(&b), git_ids(&b), "before b's sync");
+    b.sync(); // a merge of a's work
+    assert_eq!(log_of(&b), git_ids(&b), "after a merge");
+    a.sync(); // a fast-forward to b's merge
+    assert_eq!(log_of(&a), git_ids(&a), "after a fast-forward");
+    assert_git_clean(&a.team);
+    assert_git_clean(&b.team);
 }
