@@ -48,6 +48,9 @@ pub fn run(ctx: &Ctx, args: &PackArgs, output: &mut Output<'_>) -> Result<(), Er
             "loose_removed": packed.loose_removed,
         }));
     }
+    if packed.objects == 0 {
+        return output.info("nothing to pack: no object is loose");
+    }
     output.info(&format!(
         "packed {} objects; removed {} loose object files",
         packed.objects, packed.loose_removed

@@ -68,6 +68,9 @@ fn pack_auto_leaves_a_small_store_alone_and_a_busy_one_waits() {
     env.ok(&["pack"]);
     assert_eq!(count_objects(&dir).0, 0);
     assert_git_clean(&dir);
+    // Nothing loose: nothing to do, and it says so.
+    assert!(env.ok(&["pack"]).stdout.contains("no object is loose"));
+    assert_eq!(env.ok(&["pack", "--json"]).json()["objects"], 0);
 }
 
 /// A commit into a store with thousands of loose objects starts a pack in the background; the
