@@ -47,10 +47,15 @@ pub struct Listing {
 }
 
 /// Read and parse one topic file: a regular file inside the memory dir, under the size cap,
-/// UTF-8, with frontmatter that parses; errors name the file.
-fn read_topic(dir: &Path, file: &str) -> Result<(String, TopicFile), StoreError> {
+/// UTF-8, with frontmatter that parses; errors name the file. `listed_plain`: the folder's
+/// listing says it is no symlink ([`read_memory_file_listed`]).
+fn read_topic(
+    dir: &Path,
+    file: &str,
+    listed_plain: bool,
+) -> Result<(String, TopicFile), StoreError> {
     let path = dir.join(file);
-    let bytes = read_memory_file(dir, file, MAX_TOPIC_FILE_BYTES)?
+    let bytes = read_memory_file_listed(dir, file, MAX_TOPIC_FILE_BYTES, listed_plain)?
         .ok_or_else(|| StoreError::NotFound(file.trim_end_matches(".md").to_string()))?;
     parse_topic(path, bytes)
 }
@@ -152,11 +157,7 @@ pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
 /// a few thousand of them on every core.
 fn read_topics(dir: &Path, files: &[(String, bool)]) -> Vec<Result<TopicFile, StoreError>> {
     const PER_THREAD: usize = 512;
-    let read = |(file, plain): &(String, bool)| {
-        let bytes = read_memory_file_listed(dir, file, MAX_TOPIC_FILE_BYTES, *plain)?
-            .ok_or_else(|| StoreError::NotFound(file.trim_end_matches(".md").to_string()))?;
-        Ok(parse_topic(dir.join(file), bytes)?.1)
-    };
+    let read = |(file, plain): &(String, bool)| Ok(read_topic(dir, file, *plain)?.1);
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(files.len().div_ceil(PER_THREAD));
@@ -206,7 +207,7 @@ pub fn read_memory(dir: &Path, name: &str) -> Result<(Memory, String, TopicFile)
     validate_stored_name(name)?;
     let file = format!("{name}.md");
     let path = dir.join(&file);
-    let (text, topic) = read_topic(dir, &file)?;
+    let (text, topic) = read_topic(dir, &file, false)?;
     let index = Index::parse(&read_index_lossy(dir, &mut Vec::new())?);
     Ok(shown(name, file, path, text, topic, &index))
 }
