@@ -11,7 +11,6 @@ use gix::objs::tree::EntryKind;
 
 use crate::repo::commit::{move_ref, object_files, signatures_of, write_commit_object, write_tree};
 use crate::repo::history_cache;
-use crate::repo::message::parse_message;
 use crate::repo::{
     CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
     is_ancestor, sync_files,
@@ -515,11 +514,7 @@ impl MemoryRepo {
 
     /// One commit's subject, body, `Memdir-*` trailers and time.
     pub fn history_entry(&self, id: ObjectId) -> Result<HistoryEntry, RepoError> {
-        let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
-        let decoded = commit.decode().map_err(|e| self.err(e))?;
-        let time = decoded.time().map_err(|e| self.err(e))?;
-        let message = decoded.message.to_str_lossy().into_owned();
-        Ok(parse_message(id, &message, (time.seconds, time.offset)))
+        Ok(self.record(id)?.entry())
     }
 
     /// A commit's subject line.
