@@ -146,7 +146,7 @@ fn pack_loose_now(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
         produced.and(indexed).map_err(|e| git_error(git_dir, e))
     })?;
     let (Some(data), Some(index_path)) = (written.data_path, written.index_path) else {
-        // The very same pack is there already: everything it holds is packed.
+        // gix names no files for a pack of no objects (the listing above had some).
         return Ok(Some(Packed::default()));
     };
     super::sync_files(&[data.clone(), index_path.clone()])?;

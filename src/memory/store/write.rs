@@ -30,10 +30,11 @@ impl Store {
     /// Write `files` (name and new bytes, or `None` to delete) in this order and commit them
     /// on top of `state` with `message`; `state` follows the commit.
     ///
-    /// Durability costs one batch of fsyncs: the temp files and the commit's loose objects are
-    /// written first and fsynced together, then each file is renamed into place in order (the
-    /// directory fsynced after each, so a crash keeps the order: topic file before index line),
-    /// with a fault point after each, and only then does the branch move.
+    /// Durability: the temp files are written and their fsyncs start (on a thread) while the
+    /// commit's loose objects are made, then the objects are fsynced; both are done before
+    /// each file is renamed into place in order, the directory fsynced after each (so a crash
+    /// keeps the order: topic file before index line; the last one's fsync runs while
+    /// `.git/index` is written), with a fault point after each; only then does the branch move.
     pub(crate) fn write_and_commit(
         &mut self,
         state: &mut State,
@@ -73,7 +74,7 @@ impl Store {
             // while `.git/index` is written, and the branch moves after both.
             let mut unsynced = false;
             for (name, bytes, fault) in files {
-                if unsynced {
+                if std::mem::take(&mut unsynced) {
                     sync_dir(&self.dir)?;
                 }
                 let target = self.dir.join(name);
@@ -92,7 +93,7 @@ impl Store {
                     None => {
                         match std::fs::remove_file(&target) {
                             Ok(()) => unsynced = true,
-                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => unsynced = false,
+                            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                             Err(e) => return Err(io_error(&target)(e)),
                         }
                         state.work.remove(*name);
