@@ -232,7 +232,8 @@ fn git_error(git_dir: &Path, source: gix::Error) -> RepoError {
     super::git_error(git_dir, source)
 }
 
-/// The 256 fanout folders `objects/00` … `objects/ff` that exist.
+/// The 256 fanout folders `objects/00` … `objects/ff` that exist as folders (a symlink in
+/// their place is never followed: nothing is packed from or removed through it).
 fn fanout_dirs(objects: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(objects) else {
         return Vec::new();
@@ -242,7 +243,9 @@ fn fanout_dirs(objects: &Path) -> Vec<PathBuf> {
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            name.len() == 2 && name.bytes().all(|b| b.is_ascii_hexdigit())
+            name.len() == 2
+                && name.bytes().all(|b| b.is_ascii_hexdigit())
+                && e.file_type().is_ok_and(|t| t.is_dir())
         })
         .map(|e| e.path())
         .collect()
@@ -256,7 +259,12 @@ fn loose_objects(objects: &Path) -> Vec<(ObjectId, PathBuf)> {
         let (Some(prefix), Ok(entries)) = (prefix, std::fs::read_dir(&dir)) else {
             continue;
         };
-        for entry in entries.flatten() {
+        // Only regular files: a FIFO or a device named like an object would hang the reader,
+        // and a symlink is not this repository's to remove.
+        for entry in entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        {
             let rest = entry.file_name();
             let hex = format!("{prefix}{}", rest.to_string_lossy());
             if let Ok(id) = ObjectId::from_hex(hex.as_bytes()) {

@@ -168,3 +168,58 @@ fn a_corrupt_loose_object_stops_the_pack_before_anything_is_removed() {
     assert!(!dir.join(".git/memdir/pack.failed").exists());
     assert_git_clean(&dir);
 }
+
+/// What an agent with a shell can plant among the objects: a FIFO named like an object (a
+/// reader would wait on it forever) and a fanout folder that is a symlink to a folder of its
+/// own. The pack run neither hangs nor reads or removes anything through them.
+#[test]
+fn a_fifo_or_a_symlinked_folder_among_the_objects_is_left_alone() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let objects = dir.join(".git/objects");
+    std::fs::create_dir_all(objects.join("17")).expect("mkdir");
+    let fifo = objects.join("17/0123456789abcdef0123456789abcdef012345");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let kept = elsewhere
+        .path()
+        .join("00112233445566778899aabbccddeeff001122");
+    std::fs::write(&kept, b"a file that is not memdir's").expect("write");
+    std::os::unix::fs::symlink(elsewhere.path(), objects.join("ee")).expect("symlink");
+
+    let mut pack = env.command();
+    pack.args(["pack", "--json"]);
+    let run = run_with_deadline(pack, b"", std::time::Duration::from_secs(60))
+        .expect("memdir pack returns");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(fifo.exists(), "the FIFO is left where it was");
+    assert_eq!(
+        std::fs::read(&kept).expect("read"),
+        b"a file that is not memdir's"
+    );
+    std::fs::remove_file(&fifo).expect("remove");
+    std::fs::remove_file(objects.join("ee")).expect("remove");
+    assert_eq!(count_objects(&dir).0, 0);
+    assert_git_clean(&dir);
+}
+
+/// A history cache over its cap (planted, or a history of hundreds of thousands of commits) is
+/// not read: the history is walked, and the cache rewritten, right.
+#[test]
+fn a_history_cache_over_its_cap_is_not_read_and_is_rebuilt() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    env.save("feedback", "lint", "Lint first", "Lint.");
+    let cache = dir.join(".git/memdir/history");
+    std::fs::create_dir_all(cache.parent().expect("parent")).expect("mkdir");
+    let huge = std::fs::File::create(&cache).expect("create");
+    huge.set_len(65 << 20).expect("a sparse 65 MiB file");
+    drop(huge);
+    let log = env.ok(&["log", "--json"]).json();
+    assert_eq!(log.as_array().map(Vec::len), Some(2), "{log}");
+    assert!(std::fs::metadata(&cache).expect("cache").len() < 4096);
+    assert_git_clean(&dir);
+}
