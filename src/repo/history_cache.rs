@@ -16,8 +16,13 @@ use std::path::{Path, PathBuf};
 use gix::ObjectId;
 
 use super::message::{HistoryEntry, parse_message};
+use crate::input::Follow;
 
 const HEADER: &str = "memdir history cache 1\n";
+
+/// The most the file is read: about 400,000 commits of memdir's (a line is about 160 bytes);
+/// a larger file (planted, or a history that long) is not read, and history is walked.
+const MAX_BYTES: u64 = 64 << 20;
 
 /// The file, inside the repository's git dir.
 fn path(git_dir: &Path) -> PathBuf {
@@ -89,7 +94,9 @@ impl Record {
 /// The records the file holds that can be trusted: from the root, each the parent of the next.
 /// A missing, foreign or torn file gives what it held up to the fault (perhaps nothing).
 pub fn read(git_dir: &Path) -> Vec<Record> {
-    let Ok(text) = crate::input::read_regular_text(&path(git_dir), 1 << 30) else {
+    // Never through a symlink, and never more than the cap: anything else is rebuilt.
+    let read = crate::input::read_regular_with(&path(git_dir), MAX_BYTES, Follow::No);
+    let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
         return Vec::new();
     };
     let Some(body) = text.strip_prefix(HEADER) else {
