@@ -99,12 +99,8 @@ impl MemoryRepo {
 
     /// The id `bytes` would have as a blob, without writing it.
     pub fn blob_id(&self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
-        crate::repo::blob_id(&self.workdir, self.object_hash(), bytes)
-    }
-
-    /// The kind of object ids the repository uses.
-    pub fn object_hash(&self) -> gix::hash::Kind {
-        self.repo.object_hash()
+        gix::objs::compute_hash(self.repo.object_hash(), gix::objs::Kind::Blob, bytes)
+            .map_err(|e| self.err(gix::Error::from_error(e)))
     }
 
     /// Write `bytes` as a blob.
@@ -191,27 +187,9 @@ impl MemoryRepo {
             committer,
             ..
         } = prepared;
-        // `.git/index` is written while the work tree becomes durable, and renamed into place
-        // only after: ext4 writes out a file renamed over another with the next journal
-        // commit, which would make the caller's folder fsync wait for its 80 KB.
-        let indexed = self.index_for(tree_id, tree, clean).and_then(|index| {
-            let mut lock = std::io::BufWriter::with_capacity(
-                64 * 1024,
-                gix::lock::File::acquire_to_update_resource(
-                    index.path(),
-                    gix::lock::acquire::Fail::Immediately,
-                    None,
-                    0,
-                )
-                .map_err(|e| self.err(gix::Error::from_error(e)))?,
-            );
-            index
-                .write_to(&mut lock, Default::default())
-                .map_err(|e| self.err(gix::Error::from_error(e)))?;
-            lock.into_inner().map_err(|e| self.index_io(e.into_error()))
-        });
+        let indexed = self.write_index(tree_id, tree, clean);
         durable()?;
-        indexed?.commit().map_err(|e| self.index_io(e.error))?;
+        indexed?;
         crate::fault::point("before-ref");
         let summary = message.lines().next().unwrap_or_default();
         let log = format!(
@@ -372,18 +350,6 @@ impl MemoryRepo {
         tree: &TreeMap,
         clean: &CleanFiles,
     ) -> Result<(), RepoError> {
-        self.index_for(tree_id, tree, clean)?
-            .write(Default::default())
-            .map_err(|e| self.err(e))
-    }
-
-    /// `.git/index` for `tree` (whose id is `tree_id`), with `clean`'s stat data.
-    fn index_for(
-        &self,
-        tree_id: ObjectId,
-        tree: &TreeMap,
-        clean: &CleanFiles,
-    ) -> Result<gix::index::File, RepoError> {
         use gix::index::entry::{Flags, Mode};
         let flat = tree.values().all(|(kind, _)| *kind != EntryKind::Tree);
         let mut index = if flat {
@@ -418,14 +384,7 @@ impl MemoryRepo {
                 entry.stat = *stat;
             }
         }
-        Ok(index)
-    }
-
-    fn index_io(&self, source: std::io::Error) -> RepoError {
-        RepoError::Io {
-            path: self.repo.index_path(),
-            source,
-        }
+        index.write(Default::default()).map_err(|e| self.err(e))
     }
 
     /// `.git/index` as last written, for telling unchanged files by their stat data; `None`

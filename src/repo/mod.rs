@@ -161,13 +161,6 @@ pub(crate) fn git_error(dir: &Path, source: gix::Error) -> RepoError {
     }
 }
 
-/// The id `bytes` would have as a blob in the repository at `dir`, whose ids are of kind
-/// `hash`, without writing it.
-pub fn blob_id(dir: &Path, hash: gix::hash::Kind, bytes: &[u8]) -> Result<ObjectId, RepoError> {
-    gix::objs::compute_hash(hash, gix::objs::Kind::Blob, bytes)
-        .map_err(|e| git_error(dir, gix::Error::from_error(e)))
-}
-
 /// Whether `ancestor` is `descendant` or one of its ancestors (a merge-base walk).
 pub(crate) fn is_ancestor(
     repo: &gix::Repository,

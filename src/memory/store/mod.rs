@@ -23,7 +23,7 @@ pub(crate) use request::title_from_name;
 pub use request::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, SaveRequest};
 pub use save::{Removed, Saved, index_size_warnings};
 pub(crate) use worktree::{Scan, State, WorkTree, work_matches_tree};
-use worktree::{WorkFile, WorkReader, clean_files};
+use worktree::{WorkFile, clean_files};
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};

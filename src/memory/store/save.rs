@@ -1,8 +1,6 @@
 //! Save, update and remove (DESIGN §4): the two-step save as one commit, and removal of a
 //! memory's index line and topic file as one commit.
 
-use std::path::Path;
-
 use gix::ObjectId;
 
 use crate::input::MAX_TOPIC_FILE_BYTES;
@@ -32,24 +30,20 @@ pub struct Removed {
     pub adoption: Adoption,
 }
 
-/// A save's new files, made from the request and what the memory dir holds.
-struct Draft {
-    /// The topic file as it was, and as parsed.
-    existing: Option<(String, TopicFile)>,
-    topic_text: String,
-    /// `MEMORY.md` as it was.
-    index_text: String,
-    new_index_text: String,
-    warnings: Vec<String>,
-}
-
-impl Draft {
-    /// The topic file and index `request` makes of what `dir` holds; everything that can refuse
-    /// the save is checked here, before anything is adopted or committed.
-    fn new(dir: &Path, file: &str, request: &SaveRequest<'_>) -> Result<Draft, StoreError> {
-        let path = dir.join(file);
+impl Store {
+    /// The two-step save: topic file, then index line, then one commit.
+    pub fn save(&mut self, request: &SaveRequest<'_>) -> Result<Saved, StoreError> {
+        request.validate()?;
+        let file = format!("{}.md", request.name);
+        let path = self.dir.join(&file);
+        check_inside(&self.dir, &path)?;
+        let index_path = self.dir.join(INDEX_FILE);
+        check_inside(&self.dir, &index_path)?;
+        let mut state = self.state(Scan::IfChanged, Some(&file))?;
         let mut warnings = Vec::new();
-        let existing = match read_memory_file(dir, file, MAX_TOPIC_FILE_BYTES)? {
+
+        // Everything that can refuse is checked before anything is adopted or written.
+        let existing = match read_memory_file(&self.dir, &file, MAX_TOPIC_FILE_BYTES)? {
             Some(bytes) => {
                 let text =
                     String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
@@ -92,13 +86,13 @@ impl Draft {
             )));
         }
 
-        let index_text = read_index(dir)?;
+        let index_text = read_index(&self.dir)?;
         let mut index = Index::parse(&index_text);
-        let title = match (request.title, index.entry_for(file)) {
+        let title = match (request.title, index.entry_for(&file)) {
             (None, Some(entry)) => entry.title,
             _ => request.title(),
         };
-        let (line, shortened) = IndexLine::for_memory(&title, file, request.description)?;
+        let (line, shortened) = IndexLine::for_memory(&title, &file, request.description)?;
         if shortened {
             warnings.push(format!(
                 "the index line for {} was shortened to stay under 150 characters (the full description is in the topic file)",
@@ -107,63 +101,6 @@ impl Draft {
         }
         index.upsert(&line);
         let new_index_text = index.render();
-        Ok(Draft {
-            existing,
-            topic_text,
-            index_text,
-            new_index_text,
-            warnings,
-        })
-    }
-}
-
-impl Store {
-    /// The two-step save: topic file, then index line, then one commit.
-    pub fn save(&mut self, request: &SaveRequest<'_>) -> Result<Saved, StoreError> {
-        request.validate()?;
-        let file = format!("{}.md", request.name);
-        let path = self.dir.join(&file);
-        check_inside(&self.dir, &path)?;
-        let index_path = self.dir.join(INDEX_FILE);
-        check_inside(&self.dir, &index_path)?;
-        // The work tree is read on a second core while HEAD is read and the new files are made
-        // and written as blobs (gix's handle stays on this thread).
-        let index = self.repo.open_index();
-        let reader = WorkReader::new(&self.dir, self.repo.object_hash());
-        let repo = &mut self.repo;
-        let (head, draft, work) = std::thread::scope(|scope| {
-            let work = scope.spawn(|| reader.work(Scan::IfChanged, Some(&file), index.as_ref()));
-            let head = repo
-                .head_commit()
-                .and_then(|parent| Ok((parent, repo.head_tree()?)));
-            let draft = Draft::new(reader.dir(), &file, request).and_then(|draft| {
-                let blobs: [ObjectId; 2] = [
-                    repo.write_blob(draft.topic_text.as_bytes())?,
-                    repo.write_blob(draft.new_index_text.as_bytes())?,
-                ];
-                Ok((draft, blobs))
-            });
-            let work = work
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (head, draft, work)
-        });
-        let (parent, tree) = head?;
-        let (work, unreadable) = work?;
-        let (draft, blobs) = draft?;
-        let mut state = State {
-            parent,
-            tree,
-            work,
-            unreadable,
-        };
-        let Draft {
-            existing,
-            topic_text,
-            index_text,
-            new_index_text,
-            mut warnings,
-        } = draft;
 
         let mut adoption = self.adopt_in(&mut state, request.session)?;
         let tracked = state.tree.contains_key(file.as_bytes());
@@ -198,13 +135,12 @@ impl Store {
         // The index's size is measured while the write waits on its fsyncs.
         let (commit, size_warnings) = std::thread::scope(|scope| {
             let size = scope.spawn(|| index_size_warnings(&new_index_text));
-            let commit = self.write_and_commit_written(
+            let commit = self.write_and_commit(
                 &mut state,
                 &[
                     (&file, Some(topic_text.as_bytes()), "after-topic"),
                     (INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"),
                 ],
-                &blobs,
                 &message,
             );
             let size = size

@@ -3,7 +3,6 @@
 //! symlink, a FIFO or a file over its cap is never read (and never taken for deleted).
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use gix::ObjectId;
 use gix::bstr::BString;
@@ -52,35 +51,18 @@ pub(crate) struct WorkFile {
     pub(crate) stat: crate::repo::Stat,
 }
 
-/// What reading the work tree needs, and no repository handle (gix's is bound to one thread):
-/// a save reads the work tree on one core while the other reads HEAD and makes the new files.
-#[derive(Clone, Copy)]
-pub(crate) struct WorkReader<'a> {
-    dir: &'a Path,
-    hash: gix::hash::Kind,
-}
-
-impl<'a> WorkReader<'a> {
-    /// The work tree of the memory dir `dir`, in a repository whose ids are of kind `hash`.
-    pub(super) fn new(dir: &'a Path, hash: gix::hash::Kind) -> Self {
-        WorkReader { dir, hash }
-    }
-
-    pub(super) fn dir(&self) -> &'a Path {
-        self.dir
-    }
-
+impl Store {
     /// Top-level `*.md` regular files and their blob ids, hashing only those whose stat data
     /// does not prove them unchanged since `.git/index` was written (as `git status` does).
     /// Temp files left by a writer that died are removed on the way (the lock is held).
-    fn scan(
+    pub(super) fn scan(
         &self,
         index: Option<&WorktreeIndex>,
         unreadable: &mut BTreeSet<String>,
     ) -> Result<WorkTree, StoreError> {
         let mut out = WorkTree::new();
-        for entry in std::fs::read_dir(self.dir).map_err(io_error(self.dir))? {
-            let entry = entry.map_err(io_error(self.dir))?;
+        for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let entry = entry.map_err(io_error(&self.dir))?;
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
@@ -125,8 +107,8 @@ impl<'a> WorkReader<'a> {
         }
         let id = match index.and_then(|index| index.unchanged_id(name, &stat)) {
             Some(id) => id,
-            None => match read_memory_file(self.dir, name, cap_of(name)) {
-                Ok(Some(bytes)) => crate::repo::blob_id(self.dir, self.hash, &bytes)?,
+            None => match read_memory_file(&self.dir, name, cap_of(name)) {
+                Ok(Some(bytes)) => self.repo.blob_id(&bytes)?,
                 Ok(None) => return Ok(Entry::Missing),
                 Err(StoreError::Input(e)) if e.is_refusal() => return Ok(Entry::Unreadable),
                 Err(e) => return Err(e),
@@ -135,21 +117,17 @@ impl<'a> WorkReader<'a> {
         Ok(Entry::File(WorkFile { id, stat }))
     }
 
-    /// The work tree as a mutation starts from, and the `*.md` entries it will not read. With
-    /// `Scan::IfChanged` the directory is not listed when `.git/index` proves nothing was
-    /// added, removed or renamed in it since (its mtime is older than the index's) and
-    /// `MEMORY.md` is unchanged: then the work tree is what the index records, but for
-    /// `target` (the file the mutation is about), which is always looked at. An in-place edit
-    /// of another tracked topic file is not seen that way; `snapshot` (run by the hooks after
-    /// each agent write) always scans in full.
-    pub(super) fn work(
-        &self,
-        scan: Scan,
-        target: Option<&str>,
-        index: Option<&WorktreeIndex>,
-    ) -> Result<(WorkTree, BTreeSet<String>), StoreError> {
+    /// HEAD and the work tree, read once at the start of a mutation. With `Scan::IfChanged`
+    /// the directory is not listed when `.git/index` proves nothing was added, removed or
+    /// renamed in it since (its mtime is older than the index's) and `MEMORY.md` is unchanged:
+    /// then the work tree is what the index records, but for `target` (the file the mutation
+    /// is about), which is always looked at. An in-place edit of another tracked topic file is
+    /// not seen that way; `snapshot` (run by the hooks after each agent write) always scans in
+    /// full.
+    pub(crate) fn state(&self, scan: Scan, target: Option<&str>) -> Result<State, StoreError> {
+        let index = self.repo.open_index();
         let mut unreadable = BTreeSet::new();
-        let work = match (index, scan) {
+        let work = match (&index, scan) {
             (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => {
                 let mut work: WorkTree = index
                     .work_files()
@@ -171,14 +149,19 @@ impl<'a> WorkReader<'a> {
                 }
                 work
             }
-            _ => self.scan(index, &mut unreadable)?,
+            _ => self.scan(index.as_ref(), &mut unreadable)?,
         };
-        Ok((work, unreadable))
+        Ok(State {
+            parent: self.repo.head_commit()?,
+            tree: self.repo.head_tree()?,
+            work,
+            unreadable,
+        })
     }
 
     /// Whether the memory dir provably holds what `.git/index` records, but for in-place edits
     /// of topic files: the racy-git rule applied to the directory and to `MEMORY.md`.
-    fn unchanged_since(&self, index: &WorktreeIndex) -> Result<bool, StoreError> {
+    pub(super) fn unchanged_since(&self, index: &WorktreeIndex) -> Result<bool, StoreError> {
         let path = self.dir.join(INDEX_FILE);
         let index_file_unchanged = match crate::repo::file_stat(&path) {
             Ok((stat, true)) => index.unchanged_id(INDEX_FILE, &stat).is_some(),
@@ -188,9 +171,9 @@ impl<'a> WorkReader<'a> {
         if !index_file_unchanged {
             return Ok(false);
         }
-        let dir_mtime = std::fs::metadata(self.dir)
+        let dir_mtime = std::fs::metadata(&self.dir)
             .and_then(|m| m.modified())
-            .map_err(io_error(self.dir))?;
+            .map_err(io_error(&self.dir))?;
         if index
             .mtime()
             .is_some_and(|index_mtime| dir_mtime < index_mtime)
@@ -202,8 +185,8 @@ impl<'a> WorkReader<'a> {
         // index. A file added, removed or replaced by rename shows; a temp file means a writer
         // died, and the full scan removes it.
         let mut seen = 0;
-        for entry in std::fs::read_dir(self.dir).map_err(io_error(self.dir))? {
-            let entry = entry.map_err(io_error(self.dir))?;
+        for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let entry = entry.map_err(io_error(&self.dir))?;
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
@@ -219,26 +202,6 @@ impl<'a> WorkReader<'a> {
             seen += 1;
         }
         Ok(seen == index.work_files().len())
-    }
-}
-
-impl Store {
-    /// What reads the work tree, apart from the repository.
-    pub(super) fn work_reader(&self) -> WorkReader<'_> {
-        WorkReader::new(&self.dir, self.repo.object_hash())
-    }
-
-    /// HEAD and the work tree, read once at the start of a mutation (see [`WorkReader::work`]
-    /// for what `scan` and `target` do).
-    pub(crate) fn state(&self, scan: Scan, target: Option<&str>) -> Result<State, StoreError> {
-        let index = self.repo.open_index();
-        let (work, unreadable) = self.work_reader().work(scan, target, index.as_ref())?;
-        Ok(State {
-            parent: self.repo.head_commit()?,
-            tree: self.repo.head_tree()?,
-            work,
-            unreadable,
-        })
     }
 }
 

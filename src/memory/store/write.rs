@@ -41,21 +41,7 @@ impl Store {
         files: &[(&str, Option<&[u8]>, &str)],
         message: &str,
     ) -> Result<ObjectId, StoreError> {
-        self.write_and_commit_written(state, files, &[], message)
-    }
-
-    /// [`Store::write_and_commit`], where `written` holds the blob ids of the first files with
-    /// content, in order, already written with [`crate::repo::MemoryRepo::write_blob`] (and
-    /// so made durable with this commit).
-    pub(crate) fn write_and_commit_written(
-        &mut self,
-        state: &mut State,
-        files: &[(&str, Option<&[u8]>, &str)],
-        written: &[ObjectId],
-        message: &str,
-    ) -> Result<ObjectId, StoreError> {
         let mut tree = state.tree.clone();
-        let mut written = written.iter();
         let mut temps = Vec::new();
         let result = std::thread::scope(|scope| {
             for (name, bytes, _) in files {
@@ -69,10 +55,7 @@ impl Store {
             for (name, bytes, _) in files {
                 match bytes {
                     Some(bytes) => {
-                        let id = match written.next() {
-                            Some(id) => *id,
-                            None => self.repo.write_blob(bytes)?,
-                        };
+                        let id = self.repo.write_blob(bytes)?;
                         tree.insert((*name).into(), (EntryKind::Blob, id));
                     }
                     None => {
