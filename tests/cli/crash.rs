@@ -1,7 +1,9 @@
 //! Crash safety (DESIGN §4), with the test-only fault switch: a save aborted after the topic file,
 //! after the index, or before the ref update loses nothing, and the next write recovers.
 
-use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, subjects};
+use crate::common::{
+    TestEnv, assert_git_clean, assert_index_consistent, git, save_args, subjects, tree_snapshot,
+};
 
 fn crash(env: &TestEnv, point: &str, name: &str) {
     let run = env
@@ -126,5 +128,36 @@ fn crash_in_rm_is_recovered() {
     env.ok(&["rm", "role"]);
     assert!(!dir.join("role.md").exists());
     assert_index_consistent(&dir);
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn a_stale_git_index_lock_refuses_the_write_before_any_file_changes() {
+    // A git command killed in the memory dir (or a memdir killed while writing `.git/index`)
+    // leaves `.git/index.lock`; a save must not write its files and then fail to commit them.
+    let env = TestEnv::new();
+    env.save("project", "first", "the first memory", "Body one.");
+    let dir = env.memory_dir();
+    let lock = dir.join(".git/index.lock");
+    std::fs::write(&lock, b"").unwrap();
+    let before = tree_snapshot(&dir);
+    let run = env.fails(
+        &save_args("project", "second", "the second memory", "Body two."),
+        1,
+        "index.lock",
+    );
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    assert_eq!(
+        tree_snapshot(&dir),
+        before,
+        "the save wrote files it could not commit"
+    );
+    std::fs::remove_file(&lock).unwrap();
+    assert_git_clean(&dir);
+    env.save("project", "second", "the second memory", "Body two.");
+    assert_eq!(
+        subjects(&dir),
+        ["save(project): second", "save(project): first"]
+    );
     assert_git_clean(&dir);
 }

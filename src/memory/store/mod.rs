@@ -66,6 +66,8 @@ pub enum StoreError {
     },
     #[error(transparent)]
     Repo(#[from] RepoError),
+    #[error("{} exists: a git command is running in the memory dir, or one was killed; nothing was written (if none is running, remove the file)", .0.display())]
+    IndexLocked(PathBuf),
 }
 
 impl StoreError {
@@ -74,7 +76,7 @@ impl StoreError {
         match self {
             StoreError::Repo(e) => e.is_refusal(),
             StoreError::Input(e) => e.is_refusal(),
-            StoreError::Io { .. } => false,
+            StoreError::Io { .. } | StoreError::IndexLocked(_) => false,
             _ => true,
         }
     }
@@ -121,6 +123,12 @@ impl Store {
             .open(&lock_path)
             .map_err(io_error(&lock_path))?;
         lock.lock().map_err(io_error(&lock_path))?;
+        // Every mutation ends by rewriting `.git/index`: with its lock taken, refuse now rather
+        // than after the work tree has changed.
+        let index_lock = repo.git_dir().join("index.lock");
+        if index_lock.symlink_metadata().is_ok() {
+            return Err(StoreError::IndexLocked(index_lock));
+        }
         Ok(Store {
             dir: dir.to_path_buf(),
             repo,
