@@ -19,6 +19,7 @@ pub mod log_file;
 pub mod memory;
 pub mod paths;
 pub mod process;
+pub mod recall;
 pub mod repo;
 pub mod review;
 pub mod secrets;

@@ -33,6 +33,7 @@ pub mod review;
 pub mod rm;
 pub mod rollback;
 pub mod save;
+pub mod search;
 pub mod show;
 pub mod snapshot;
 pub mod team;
@@ -102,6 +103,7 @@ pub enum Command {
     Review(review::ReviewArgs),
     Promote(promote::PromoteArgs),
     Proposals(proposals::ProposalsArgs),
+    Search(search::SearchArgs),
     /// git's merge driver for MEMORY.md (see `memdir team`); not for people.
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
@@ -127,6 +129,7 @@ impl Cli {
             Command::Review(a) => a.json,
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
+            Command::Search(a) => a.json,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
@@ -434,6 +437,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Review(args) => review::run(&ctx, args, output),
         Command::Promote(args) => promote::run(&ctx, args, output),
         Command::Proposals(args) => proposals::run(&ctx, args, output),
+        Command::Search(args) => search::run(&ctx, args, output),
         Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
         Command::Team(args) => team::run(&ctx, args, output),
     }

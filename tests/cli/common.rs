@@ -558,3 +558,17 @@ pub fn wait_for(what: &str, limit: std::time::Duration, mut done: impl FnMut() -
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
+
+/// Copy the folder `from` to `to`, recursively (fixtures into a test's temp dir).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy fixture file");
+        }
+    }
+}

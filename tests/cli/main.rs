@@ -28,6 +28,7 @@ mod pack;
 mod paths;
 mod promote;
 mod quality;
+mod recall;
 mod review;
 mod save;
 mod secrets;

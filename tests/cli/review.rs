@@ -4,9 +4,8 @@
 //! `cargo test --test cli review -- --nocapture` prints the confusion.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use crate::common::{TestEnv, expected_of, git, labelled_cases};
+use crate::common::{TestEnv, copy_tree, expected_of, git, labelled_cases};
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -29,19 +28,6 @@ struct ExpectedFile {
     group: String,
     #[serde(default)]
     kind: Option<String>,
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read fixture dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy fixture file");
-        }
-    }
 }
 
 /// "group" or "group/kind", as compared.

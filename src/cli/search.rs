@@ -1,0 +1,92 @@
+//! `memdir search`: the memories, personal and team, that speak to a query, best first
+//! (DESIGN §12).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::Error;
+use crate::cli::{Ctx, Output};
+use crate::memory::age::{format_age, format_time, last_saved};
+use crate::memory::taxonomy::MemoryType;
+use crate::recall::{Corpus, Scope};
+
+/// Search memories by what they say: name, title, description and body, in English or Chinese.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// What to look for (several words are one query).
+    #[arg(required = true, value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Show at most N memories.
+    #[arg(short = 'n', long = "limit", value_name = "N", default_value_t = 5)]
+    pub limit: usize,
+    /// Print JSON: an array of {name, type, description, title, file, scope, score, coverage,
+    /// relevant, saved}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    let resolved = ctx.resolve(output)?;
+    // With the global `--team`, the resolved dir is team memory, and only it is searched;
+    // without, the personal memory dir and its `team/` folder.
+    let team_dir = resolved.dir().join("team");
+    let sources: Vec<(Scope, &Path)> = if ctx.global.team {
+        vec![(Scope::Team, resolved.dir())]
+    } else {
+        vec![(Scope::Personal, resolved.dir()), (Scope::Team, &team_dir)]
+    };
+    let corpus = Corpus::read(&sources)?;
+    for problem in &corpus.problems {
+        output.warn(&problem.to_string())?;
+    }
+    let query = args.query.join(" ");
+    let found = corpus.search(&query, args.limit);
+    let mut saved: HashMap<Scope, HashMap<String, (i64, i32)>> = HashMap::new();
+    for (scope, dir) in &sources {
+        saved.insert(*scope, last_saved(&crate::repo::history_of(dir)?));
+    }
+    let saved = |scope: Scope, name: &str| saved.get(&scope).and_then(|s| s.get(name)).copied();
+    if args.json {
+        return output.json(&serde_json::Value::Array(
+            found
+                .iter()
+                .map(|f| {
+                    let mut value = f.memory.to_json();
+                    value["scope"] = f.scope.as_str().into();
+                    value["score"] = f64::from(f.score).into();
+                    value["coverage"] = f64::from(f.coverage).into();
+                    value["relevant"] = f.relevant.into();
+                    value["saved"] = saved(f.scope, &f.memory.name).map(format_time).into();
+                    value
+                })
+                .collect(),
+        ));
+    }
+    if found.is_empty() {
+        return output.info(&format!("no memory matches {query:?}"));
+    }
+    let now = chrono::Utc::now().timestamp();
+    let mut text = String::new();
+    for f in &found {
+        let m = f.memory;
+        let kind = m.memory_type.map_or("untyped", MemoryType::as_str);
+        let mut notes = Vec::new();
+        if f.scope == Scope::Team {
+            notes.push("team".to_string());
+        }
+        if let Some((t, _)) = saved(f.scope, &m.name) {
+            notes.push(format!("saved {}", format_age(t, now)));
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("  ({})", notes.join(", "))
+        };
+        text.push_str(&format!(
+            "{kind:<9} {:<24} {}{notes}\n",
+            m.name,
+            m.description.as_deref().unwrap_or("")
+        ));
+    }
+    output.data(&text)
+}

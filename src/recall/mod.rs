@@ -1,0 +1,125 @@
+//! Recall (DESIGN §12): finding the memories that speak to a query, in the personal memory dir
+//! and in team memory (`<memory dir>/team/`). `memdir search` shows the ranking to people.
+//!
+//! - [`tokens`]: the terms a text is matched by (English stems, Chinese character pairs);
+//! - [`rank`]: BM25 over a memory's weighted fields.
+
+pub mod rank;
+pub mod tokens;
+
+use std::path::Path;
+
+use crate::memory::catalog::{FileProblem, Memory, list_memories};
+use crate::memory::store::StoreError;
+
+use rank::{Ranking, Scored};
+
+/// Whose memory a memory is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Personal,
+    Team,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Personal => "personal",
+            Scope::Team => "team",
+        }
+    }
+}
+
+/// How much a term found in each field counts: the name, the index line's title and the
+/// description say what the memory is about; the body says more than that.
+const NAME_WEIGHT: f32 = 2.0;
+const TITLE_WEIGHT: f32 = 2.0;
+const DESCRIPTION_WEIGHT: f32 = 2.0;
+const BODY_WEIGHT: f32 = 1.0;
+
+/// A hit is relevant enough to put in front of the agent unasked when it matches at least this
+/// share of the query's weight and scores at least this much (tuned on the development set,
+/// `fixtures/recall/dev/`).
+const MIN_COVERAGE: f32 = 0.35;
+const MIN_SCORE: f32 = 4.0;
+
+/// A memory found for a query.
+#[derive(Debug, Clone)]
+pub struct Found<'a> {
+    pub memory: &'a Memory,
+    pub scope: Scope,
+    pub score: f32,
+    pub coverage: f32,
+    /// Whether it clears the bar for being shown to the agent unasked.
+    pub relevant: bool,
+}
+
+/// The memories searched, read once.
+pub struct Corpus {
+    memories: Vec<(Scope, Memory)>,
+    ranking: Ranking,
+    /// Files that could not be read as memories (each a problem of the listing, not a failure).
+    pub problems: Vec<FileProblem>,
+}
+
+impl Corpus {
+    /// Read the memories of each folder of `sources` (a folder that does not exist has none).
+    pub fn read(sources: &[(Scope, &Path)]) -> Result<Corpus, StoreError> {
+        let mut memories = Vec::new();
+        let mut problems = Vec::new();
+        for &(scope, dir) in sources {
+            let listing = list_memories(dir)?;
+            problems.extend(listing.problems.into_iter().map(|p| FileProblem {
+                file: dir.join(&p.file).display().to_string(),
+                problem: p.problem,
+            }));
+            memories.extend(listing.memories.into_iter().map(|m| (scope, m)));
+        }
+        let ranking = Ranking::new(memories.iter().map(|(_, m)| {
+            vec![
+                (m.name.as_str(), NAME_WEIGHT),
+                (m.title.as_deref().unwrap_or(""), TITLE_WEIGHT),
+                (m.description.as_deref().unwrap_or(""), DESCRIPTION_WEIGHT),
+                (m.body.as_str(), BODY_WEIGHT),
+            ]
+        }));
+        Ok(Corpus {
+            memories,
+            ranking,
+            problems,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.memories.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.memories.is_empty()
+    }
+
+    /// The `limit` best memories for `query`, best first.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<Found<'_>> {
+        self.ranking
+            .rank(query)
+            .into_iter()
+            .take(limit)
+            .map(
+                |Scored {
+                     doc,
+                     score,
+                     coverage,
+                 }| {
+                    let (scope, memory) = &self.memories[doc];
+                    Found {
+                        memory,
+                        scope: *scope,
+                        score,
+                        coverage,
+                        relevant: coverage >= MIN_COVERAGE && score >= MIN_SCORE,
+                    }
+                },
+            )
+            .collect()
+    }
+}
