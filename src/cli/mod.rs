@@ -28,6 +28,7 @@ pub mod pack;
 pub mod path;
 pub mod promote;
 pub mod proposals;
+pub mod recall;
 pub mod restore;
 pub mod review;
 pub mod rm;
@@ -104,6 +105,7 @@ pub enum Command {
     Promote(promote::PromoteArgs),
     Proposals(proposals::ProposalsArgs),
     Search(search::SearchArgs),
+    Recall(recall::RecallArgs),
     /// git's merge driver for MEMORY.md (see `memdir team`); not for people.
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
@@ -130,6 +132,7 @@ impl Cli {
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
             Command::Search(a) => a.json,
+            Command::Recall(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
@@ -330,6 +333,8 @@ pub struct HookPayload {
     pub hook_event_name: Option<String>,
     /// PostToolUse: the tool's input (`file_path`, `notebook_path`).
     pub tool_input: Option<serde_json::Value>,
+    /// UserPromptSubmit: what the user typed.
+    pub prompt: Option<String>,
 }
 
 impl HookPayload {
@@ -438,6 +443,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Promote(args) => promote::run(&ctx, args, output),
         Command::Proposals(args) => proposals::run(&ctx, args, output),
         Command::Search(args) => search::run(&ctx, args, output),
+        Command::Recall(args) => recall::run(&ctx, args, output),
         Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
         Command::Team(args) => team::run(&ctx, args, output),
     }

@@ -1,12 +1,11 @@
 //! `memdir search`: the memories, personal and team, that speak to a query, best first
 //! (DESIGN §12).
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
-use crate::memory::age::{format_age, format_time, last_saved};
+use crate::memory::age::{format_age, format_time};
 use crate::memory::taxonomy::MemoryType;
 use crate::recall::{Corpus, Scope};
 
@@ -41,10 +40,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
     }
     let query = args.query.join(" ");
     let found = corpus.search(&query, args.limit);
-    let mut saved: HashMap<Scope, HashMap<String, (i64, i32)>> = HashMap::new();
-    for (scope, dir) in &sources {
-        saved.insert(*scope, last_saved(&crate::repo::history_of(dir)?));
-    }
+    let saved = crate::recall::saved_times(&sources)?;
     let saved = |scope: Scope, name: &str| saved.get(&scope).and_then(|s| s.get(name)).copied();
     if args.json {
         return output.json(&serde_json::Value::Array(

@@ -2,15 +2,19 @@
 //! and in team memory (`<memory dir>/team/`). `memdir search` shows the ranking to people.
 //!
 //! - [`tokens`]: the terms a text is matched by (English stems, Chinese character pairs);
-//! - [`rank`]: BM25 over a memory's weighted fields.
+//! - [`rank`]: BM25 over a memory's weighted fields;
+//! - [`inject`]: what the prompt hook adds, and the per-session record of it.
 
+pub mod inject;
 pub mod rank;
 pub mod tokens;
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use crate::memory::catalog::{FileProblem, Memory, list_memories};
 use crate::memory::store::StoreError;
+use crate::repo::RepoError;
 
 use rank::{Ranking, Scored};
 
@@ -125,4 +129,20 @@ impl Corpus {
             )
             .collect()
     }
+}
+
+/// When each memory was last saved, by name: seconds and UTC offset.
+pub type SavedTimes = HashMap<String, (i64, i32)>;
+
+/// When each memory of each of `sources` was last saved, from its repository's history; none
+/// for a folder without one.
+pub fn saved_times(sources: &[(Scope, &Path)]) -> Result<HashMap<Scope, SavedTimes>, RepoError> {
+    let mut saved = HashMap::new();
+    for &(scope, dir) in sources {
+        saved.insert(
+            scope,
+            crate::memory::age::last_saved(&crate::repo::history_of(dir)?),
+        );
+    }
+    Ok(saved)
 }

@@ -276,3 +276,151 @@ fn search_with_nothing_to_find_says_so_and_bad_usage_is_refused() {
     env.fails(&["search"], 2, "QUERY");
     env.fails(&["search", "-n", "x", "role"], 2, "invalid value");
 }
+
+/// A store with five memories, one of them about releases.
+fn release_store() -> TestEnv {
+    let env = TestEnv::new();
+    env.save(
+        "project",
+        "release-train",
+        "Releases are cut on Monday and deployed to production on Tuesday",
+        "Cut the release branch on Monday; the release train deploys to production on Tuesday after the staging soak.",
+    );
+    env.save(
+        "user",
+        "role",
+        "Staff engineer on the payments API",
+        "Owns invoices.",
+    );
+    env.save("feedback", "terse", "Keep answers short", "No preamble.");
+    env.save(
+        "reference",
+        "grafana",
+        "Latency dashboards live in Grafana",
+        "https://grafana.example.com/d/api",
+    );
+    env.save(
+        "project",
+        "db-owner",
+        "The orders database belongs to the data team",
+        "Ask #data before schema changes.",
+    );
+    env
+}
+
+const RELEASE_PROMPT: &str =
+    "when is the release branch cut and when does the release train deploy to production?";
+
+fn prompt_payload(session: &str, prompt: &str, cwd: &std::path::Path) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": "/dev/null",
+        "cwd": cwd,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string()
+}
+
+#[test]
+fn recall_adds_the_memory_that_speaks_to_a_prompt_and_nothing_otherwise() {
+    let env = release_store();
+    let run = env.ok(&["recall", RELEASE_PROMPT]);
+    assert!(
+        run.stdout.starts_with("memdir recalled these memories"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("\n## release-train (project, personal, saved ")
+            && run
+                .stdout
+                .contains("the release train deploys to production on Tuesday"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("grafana"), "{}", run.stdout);
+    let quiet = env.ok(&["recall", "what", "is", "a", "monad"]);
+    assert_eq!(quiet.stdout, "no memory clears the bar for this prompt\n");
+    env.fails(&["recall"], 2, "PROMPT");
+}
+
+#[test]
+fn the_prompt_hook_adds_a_memory_once_per_session() {
+    let env = release_store();
+    let dir = env.memory_dir();
+    let session = "f963f83a-cb94-426d-8d53-023945f76728";
+    let payload = prompt_payload(session, RELEASE_PROMPT, &env.project);
+    let run = env.run_with_stdin(&["recall", "--hook"], &payload);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer = run.json();
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"],
+        "UserPromptSubmit"
+    );
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.contains("## release-train (project, personal"),
+        "{context}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".git/memdir/recall").join(session)).unwrap(),
+        "release-train\n"
+    );
+    // The same prompt again in the same session: the memory is in the session already.
+    let again = env.run_with_stdin(&["recall", "--hook"], &payload);
+    assert_eq!((again.code, again.stdout.as_str()), (0, ""));
+    // Another session gets it again.
+    let other = prompt_payload(
+        "2b1c0e9e-0000-4000-8000-000000000000",
+        RELEASE_PROMPT,
+        &env.project,
+    );
+    let run = env.run_with_stdin(&["recall", "--hook"], &other);
+    assert!(run.stdout.contains("release-train"), "{}", run.stdout);
+    crate::common::assert_git_clean(&dir);
+}
+
+#[test]
+fn the_prompt_hook_never_fails_the_prompt_and_never_writes_outside_its_record() {
+    let env = release_store();
+    let dir = env.memory_dir();
+    // A session id that is a path: the memory is added, nothing is recorded anywhere.
+    let hostile = prompt_payload("../../../escape", RELEASE_PROMPT, &env.project);
+    let run = env.run_with_stdin(&["recall", "--hook"], &hostile);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("release-train"), "{}", run.stdout);
+    assert!(!dir.join(".git/memdir/recall").exists());
+    assert!(!env.root.join("escape").exists());
+    // No prompt, not JSON, nothing: exit 0 and no answer.
+    for payload in [
+        serde_json::json!({"session_id": "s", "cwd": env.project}).to_string(),
+        "not json".to_string(),
+        String::new(),
+    ] {
+        let run = env.run_with_stdin(&["recall", "--hook"], &payload);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (0, ""),
+            "{payload}: {}",
+            run.stderr
+        );
+    }
+    // A record that is a symlink is not followed, and the answer still comes.
+    let record_dir = dir.join(".git/memdir/recall");
+    std::fs::create_dir_all(&record_dir).unwrap();
+    let target = env.root.join("target-file");
+    std::fs::write(&target, "").unwrap();
+    std::os::unix::fs::symlink(&target, record_dir.join("s1")).unwrap();
+    let run = env.run_with_stdin(
+        &["recall", "--hook"],
+        &prompt_payload("s1", RELEASE_PROMPT, &env.project),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("release-train"), "{}", run.stdout);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+    crate::common::assert_git_clean(&dir);
+}

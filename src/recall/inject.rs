@@ -1,0 +1,145 @@
+//! What recall adds to a prompt (DESIGN §12): the few memories that clear the bar for it and
+//! were not already added in this session, within a budget, as text the agent reads before the
+//! prompt; and the per-session record of what was added (`.git/memdir/recall/<session>`, one
+//! memory per line), so that a memory is added once.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Corpus, Scope};
+
+/// At most this many memories are added for one prompt,
+pub const MAX_MEMORIES: usize = 3;
+/// and at most this many bytes of text in all.
+pub const MAX_BYTES: usize = 4096;
+/// A session's record is read up to this size (it holds a few dozen short lines).
+const MAX_RECORD_BYTES: u64 = 64 * 1024;
+
+/// A memory as recall names it: `name`, or `team:name`.
+pub fn label(scope: Scope, name: &str) -> String {
+    match scope {
+        Scope::Personal => name.to_string(),
+        Scope::Team => format!("team:{name}"),
+    }
+}
+
+/// The text added for one prompt and the memories it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Added {
+    pub labels: Vec<String>,
+    pub text: String,
+}
+
+/// The memories of `corpus` to add for `prompt`, best first: those that clear the bar and are
+/// not in `already`, at most [`MAX_MEMORIES`] and [`MAX_BYTES`] (a memory that would go over
+/// is left out, and a smaller one after it may still fit). `age` says when a memory was saved
+/// ("47 days ago"). `None` when nothing clears the bar.
+pub fn for_prompt(
+    corpus: &Corpus,
+    prompt: &str,
+    already: &HashSet<String>,
+    age: impl Fn(Scope, &str) -> Option<String>,
+) -> Option<Added> {
+    let mut text = String::from(
+        "memdir recalled these memories for this prompt: notes saved in earlier sessions, which \
+         may be out of date; check one before relying on it.\n",
+    );
+    let mut labels = Vec::new();
+    for found in corpus.search(prompt, corpus.len()) {
+        if labels.len() == MAX_MEMORIES {
+            break;
+        }
+        if !found.relevant {
+            continue;
+        }
+        let memory = found.memory;
+        let label = label(found.scope, &memory.name);
+        if already.contains(&label) {
+            continue;
+        }
+        let kind = memory
+            .memory_type
+            .map_or("untyped", crate::memory::taxonomy::MemoryType::as_str);
+        let saved = age(found.scope, &memory.name)
+            .map(|age| format!(", saved {age}"))
+            .unwrap_or_default();
+        let section = format!(
+            "\n## {} ({kind}, {}{saved})\n{}\n",
+            memory.name,
+            found.scope.as_str(),
+            memory.body.trim()
+        );
+        if text.len() + section.len() > MAX_BYTES {
+            continue;
+        }
+        text.push_str(&section);
+        labels.push(label);
+    }
+    (!labels.is_empty()).then_some(Added { labels, text })
+}
+
+/// Where a session's record lives; `None` for a session id that is not a plain file name
+/// (Claude Code's are UUIDs): then nothing is recorded, and a memory may be added again.
+pub fn record_path(git_dir: &Path, session: &str) -> Option<PathBuf> {
+    let plain = !session.is_empty()
+        && session.len() <= 100
+        && session
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    plain.then(|| git_dir.join("memdir").join("recall").join(session))
+}
+
+/// The memories already added in a session (none when there is no record or it cannot be read:
+/// recall then adds a memory again rather than fail the prompt).
+pub fn already_added(record: &Path) -> HashSet<String> {
+    crate::input::read_regular_with(record, MAX_RECORD_BYTES, crate::input::Follow::No)
+        .map(|bytes| {
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Add `labels` to a session's record.
+pub fn record(record: &Path, labels: &[String]) -> std::io::Result<()> {
+    if let Some(dir) = record.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut file = crate::input::open_append(record, true)?;
+    let mut lines = String::new();
+    for label in labels {
+        lines.push_str(label);
+        lines.push('\n');
+    }
+    file.write_all(lines.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_plain_session_id_gets_a_record() {
+        let git = Path::new("/m/.git");
+        assert_eq!(
+            record_path(git, "f963f83a-cb94-426d-8d53-023945f76728"),
+            Some(PathBuf::from(
+                "/m/.git/memdir/recall/f963f83a-cb94-426d-8d53-023945f76728"
+            ))
+        );
+        for hostile in [
+            "",
+            "../../etc/passwd",
+            "a/b",
+            ".",
+            "..",
+            "x y",
+            &"a".repeat(101),
+        ] {
+            assert_eq!(record_path(git, hostile), None, "{hostile:?}");
+        }
+    }
+}
