@@ -16,7 +16,7 @@ use crate::memory::catalog::{FileProblem, Memory, list_memories};
 use crate::memory::store::StoreError;
 use crate::repo::RepoError;
 
-use rank::{Ranking, Scored};
+use rank::{Fields, Scored};
 
 /// Whose memory a memory is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,7 +63,6 @@ pub struct Found<'a> {
 /// The memories searched, read once.
 pub struct Corpus {
     memories: Vec<(Scope, Memory)>,
-    ranking: Ranking,
     /// Files that could not be read as memories (each a problem of the listing, not a failure).
     pub problems: Vec<FileProblem>,
 }
@@ -81,19 +80,7 @@ impl Corpus {
             }));
             memories.extend(listing.memories.into_iter().map(|m| (scope, m)));
         }
-        let ranking = Ranking::new(memories.iter().map(|(_, m)| {
-            vec![
-                (m.name.as_str(), NAME_WEIGHT),
-                (m.title.as_deref().unwrap_or(""), TITLE_WEIGHT),
-                (m.description.as_deref().unwrap_or(""), DESCRIPTION_WEIGHT),
-                (m.body.as_str(), BODY_WEIGHT),
-            ]
-        }));
-        Ok(Corpus {
-            memories,
-            ranking,
-            problems,
-        })
+        Ok(Corpus { memories, problems })
     }
 
     pub fn len(&self) -> usize {
@@ -107,8 +94,19 @@ impl Corpus {
     /// The `limit` best memories for `query`, best first.
     pub fn search(&self, query: &str, limit: usize) -> Vec<Found<'_>> {
         let min_score = MIN_SCORE_PER_LOG_N * (1.0 + 2.0 * self.len() as f32).ln();
-        self.ranking
-            .rank(query)
+        let docs: Vec<Fields<'_>> = self
+            .memories
+            .iter()
+            .map(|(_, m)| {
+                vec![
+                    (m.name.as_str(), NAME_WEIGHT),
+                    (m.title.as_deref().unwrap_or(""), TITLE_WEIGHT),
+                    (m.description.as_deref().unwrap_or(""), DESCRIPTION_WEIGHT),
+                    (m.body.as_str(), BODY_WEIGHT),
+                ]
+            })
+            .collect();
+        rank::rank(query, &docs)
             .into_iter()
             .take(limit)
             .map(

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::tokens::Tokenizer;
+use super::tokens::{Term, Tokenizer, each_term};
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -13,22 +13,10 @@ const B: f32 = 0.75;
 /// One memory's fields, each with its weight.
 pub type Fields<'a> = Vec<(&'a str, f32)>;
 
-/// A document's weighted term frequencies and weighted length.
-struct Doc {
-    tf: HashMap<String, f32>,
-    len: f32,
-}
+/// Below this many documents, counting them on one thread is faster than starting another.
+const PARALLEL_FROM: usize = 256;
 
-/// The ranking of a set of memories, made once and asked many queries.
-pub struct Ranking {
-    tokenizer: Tokenizer,
-    docs: Vec<Doc>,
-    /// In how many documents each term occurs.
-    df: HashMap<String, u32>,
-    avg_len: f32,
-}
-
-/// A document's place in the set given to [`Ranking::new`], and how well it matches a query.
+/// A document's place in the set given to [`rank`], and how well it matches a query.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scored {
     pub doc: usize,
@@ -39,111 +27,145 @@ pub struct Scored {
     pub coverage: f32,
 }
 
-impl Ranking {
-    pub fn new<'a>(docs: impl IntoIterator<Item = Fields<'a>>) -> Ranking {
-        let tokenizer = Tokenizer::default();
-        let mut df: HashMap<String, u32> = HashMap::new();
-        let docs: Vec<Doc> = docs
-            .into_iter()
-            .map(|fields| {
-                let mut tf: HashMap<String, f32> = HashMap::new();
-                let mut len = 0.0;
-                for (text, weight) in fields {
-                    for term in tokenizer.terms(text) {
-                        *tf.entry(term).or_default() += weight;
-                        len += weight;
-                    }
-                }
-                for term in tf.keys() {
-                    *df.entry(term.clone()).or_default() += 1;
-                }
-                Doc { tf, len }
-            })
-            .collect();
-        let avg_len = if docs.is_empty() {
-            1.0
-        } else {
-            (docs.iter().map(|d| d.len).sum::<f32>() / docs.len() as f32).max(1.0)
-        };
-        Ranking {
-            tokenizer,
-            docs,
-            df,
-            avg_len,
-        }
-    }
+/// A document as the query sees it: the weighted frequency of each query term, and its
+/// weighted length.
+struct Counted {
+    tf: Vec<f32>,
+    len: f32,
+}
 
-    fn idf(&self, term: &str) -> f32 {
-        let n = self.docs.len() as f32;
-        let df = self.df.get(term).copied().unwrap_or(0) as f32;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-    }
-
-    /// The documents that match `query` at all, best first (ties in document order).
-    pub fn rank(&self, query: &str) -> Vec<Scored> {
-        let mut terms = self.tokenizer.terms(query);
-        terms.sort();
-        terms.dedup();
-        let weights: Vec<(String, f32)> = terms
-            .into_iter()
-            .map(|t| {
-                let idf = self.idf(&t);
-                (t, idf)
-            })
-            .collect();
-        let total: f32 = weights.iter().map(|(_, idf)| idf).sum();
-        let mut out: Vec<Scored> = self
-            .docs
-            .iter()
-            .enumerate()
-            .filter_map(|(doc, d)| {
-                let mut score = 0.0;
-                let mut matched = 0.0;
-                for (term, idf) in &weights {
-                    let Some(&tf) = d.tf.get(term) else {
-                        continue;
+/// Count the query's terms (`query`: finished term to its place) in `docs`. A document's words
+/// are stemmed only once each per call (most words of a memory are not in the query).
+fn count(
+    tokenizer: &Tokenizer,
+    query: &HashMap<String, usize>,
+    docs: &[Fields<'_>],
+) -> Vec<Counted> {
+    let mut stems: HashMap<String, Option<usize>> = HashMap::new();
+    docs.iter()
+        .map(|fields| {
+            let mut counted = Counted {
+                tf: vec![0.0; query.len()],
+                len: 0.0,
+            };
+            for &(text, weight) in fields {
+                each_term(text, |term| {
+                    counted.len += weight;
+                    let place = match term {
+                        Term::Cjk(chars) => query.get(chars).copied(),
+                        Term::Word(word) => match stems.get(word) {
+                            Some(place) => *place,
+                            None => {
+                                let place = query.get(&tokenizer.finish(term)).copied();
+                                stems.insert(word.to_string(), place);
+                                place
+                            }
+                        },
                     };
-                    let norm = K1 * (1.0 - B + B * d.len / self.avg_len);
-                    score += idf * tf * (K1 + 1.0) / (tf + norm);
-                    matched += idf;
-                }
-                (score > 0.0).then(|| Scored {
-                    doc,
-                    score,
-                    coverage: if total > 0.0 { matched / total } else { 0.0 },
-                })
+                    if let Some(place) = place {
+                        counted.tf[place] += weight;
+                    }
+                });
+            }
+            counted
+        })
+        .collect()
+}
+
+/// The documents of `docs` that match `query` at all, best first (ties in document order).
+pub fn rank(query: &str, docs: &[Fields<'_>]) -> Vec<Scored> {
+    let tokenizer = Tokenizer::default();
+    let mut terms = tokenizer.terms(query);
+    terms.sort();
+    terms.dedup();
+    if terms.is_empty() || docs.is_empty() {
+        return Vec::new();
+    }
+    let places: HashMap<String, usize> = terms
+        .iter()
+        .enumerate()
+        .map(|(place, term)| (term.clone(), place))
+        .collect();
+    let threads = if docs.len() < PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+    };
+    let counted: Vec<Counted> = std::thread::scope(|scope| {
+        let chunk = docs.len().div_ceil(threads);
+        let handles: Vec<_> = docs
+            .chunks(chunk)
+            .map(|part| {
+                let places = &places;
+                scope.spawn(move || count(&Tokenizer::default(), places, part))
             })
             .collect();
-        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
-        out
-    }
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let n = counted.len() as f32;
+    let avg_len = (counted.iter().map(|c| c.len).sum::<f32>() / n).max(1.0);
+    let idf: Vec<f32> = (0..terms.len())
+        .map(|place| {
+            let df = counted.iter().filter(|c| c.tf[place] > 0.0).count() as f32;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    let total: f32 = idf.iter().sum();
+    let mut out: Vec<Scored> = counted
+        .iter()
+        .enumerate()
+        .filter_map(|(doc, c)| {
+            let norm = K1 * (1.0 - B + B * c.len / avg_len);
+            let mut score = 0.0;
+            let mut matched = 0.0;
+            for (place, &tf) in c.tf.iter().enumerate() {
+                if tf > 0.0 {
+                    score += idf[place] * tf * (K1 + 1.0) / (tf + norm);
+                    matched += idf[place];
+                }
+            }
+            (score > 0.0).then(|| Scored {
+                doc,
+                score,
+                coverage: matched / total,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn ranking(docs: &[&[(&'static str, f32)]]) -> Ranking {
-        Ranking::new(docs.iter().map(|fields| fields.to_vec()))
+    fn ranked(docs: &[&[(&'static str, f32)]], query: &str) -> Vec<Scored> {
+        let docs: Vec<Fields<'_>> = docs.iter().map(|fields| fields.to_vec()).collect();
+        rank(query, &docs)
     }
+
+    const RELEASE: &[(&str, f32)] = &[
+        ("release checklist", 2.0),
+        ("Tag, build, publish the crate.", 1.0),
+    ];
+    const FLAKY: &[(&str, f32)] = &[
+        ("flaky tests", 2.0),
+        ("The checkout test fails on CI under load.", 1.0),
+    ];
+    const MIGRATIONS: &[(&str, f32)] = &[
+        ("db migrations", 2.0),
+        ("Run prisma migrate deploy before releasing.", 1.0),
+    ];
 
     #[test]
     fn the_memory_that_speaks_to_the_query_ranks_first() {
-        let r = ranking(&[
-            &[
-                ("release checklist", 2.0),
-                ("Tag, build, publish the crate.", 1.0),
-            ],
-            &[
-                ("flaky tests", 2.0),
-                ("The checkout test fails on CI under load.", 1.0),
-            ],
-            &[
-                ("db migrations", 2.0),
-                ("Run prisma migrate deploy before releasing.", 1.0),
-            ],
-        ]);
-        let hits = r.rank("fix the flaky checkout test");
+        let hits = ranked(&[RELEASE, FLAKY, MIGRATIONS], "fix the flaky checkout test");
         assert_eq!(hits[0].doc, 1);
         assert!(hits.iter().all(|h| h.doc != 0), "{hits:?}");
         assert!(hits[0].coverage > 0.5, "{hits:?}");
@@ -151,31 +173,60 @@ mod tests {
 
     #[test]
     fn a_term_in_the_description_outweighs_the_same_term_in_a_body() {
-        let r = ranking(&[
+        let hits = ranked(
             &[
-                ("other topic", 2.0),
-                ("mentions deploy once in passing", 1.0),
+                &[
+                    ("other topic", 2.0),
+                    ("mentions deploy once in passing", 1.0),
+                ],
+                &[("deploy window", 2.0), ("only on weekdays", 1.0)],
             ],
-            &[("deploy window", 2.0), ("only on weekdays", 1.0)],
-        ]);
-        assert_eq!(r.rank("deploy")[0].doc, 1);
+            "deploy",
+        );
+        assert_eq!(hits[0].doc, 1);
     }
 
     #[test]
     fn a_query_that_matches_nothing_ranks_nothing() {
-        let r = ranking(&[&[("release checklist", 2.0)]]);
-        assert!(r.rank("quantum entanglement").is_empty());
-        assert!(r.rank("").is_empty());
-        assert!(ranking(&[]).rank("release").is_empty());
+        assert!(ranked(&[RELEASE], "quantum entanglement").is_empty());
+        assert!(ranked(&[RELEASE], "").is_empty());
+        assert!(ranked(&[], "release").is_empty());
     }
 
     #[test]
     fn chinese_queries_match_chinese_memories() {
-        let r = ranking(&[
+        let docs: &[&[(&str, f32)]] = &[
             &[("封版", 2.0), ("下周三开始封版，只合并 P0 修复", 1.0)],
             &[("网关接口文档", 2.0), ("支付网关对外接口文档在飞书", 1.0)],
-        ]);
-        assert_eq!(r.rank("支付网关的接口文档在哪")[0].doc, 1);
-        assert_eq!(r.rank("封版期间能合并吗")[0].doc, 0);
+        ];
+        assert_eq!(ranked(docs, "支付网关的接口文档在哪")[0].doc, 1);
+        assert_eq!(ranked(docs, "封版期间能合并吗")[0].doc, 0);
+    }
+
+    #[test]
+    fn many_memories_rank_on_several_threads_as_on_one() {
+        // Over PARALLEL_FROM documents the counting is split between threads: each document
+        // must still get its own counts (the same document scores the same in every chunk).
+        let many: Vec<&[(&str, f32)]> = [RELEASE, FLAKY, MIGRATIONS]
+            .iter()
+            .copied()
+            .cycle()
+            .take(PARALLEL_FROM * 2 + 1)
+            .collect();
+        let docs: Vec<Fields<'_>> = many.iter().map(|fields| fields.to_vec()).collect();
+        let together = rank("release the flaky migrations", &docs);
+        assert_eq!(together.len(), docs.len());
+        // Equal documents score equally wherever they fell.
+        for kind in 0..3 {
+            let scores: Vec<f32> = together
+                .iter()
+                .filter(|h| h.doc % 3 == kind)
+                .map(|h| h.score)
+                .collect();
+            assert!(
+                scores.windows(2).all(|w| w[0] == w[1]),
+                "{kind}: {scores:?}"
+            );
+        }
     }
 }

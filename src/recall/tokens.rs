@@ -3,6 +3,9 @@
 //! dropped and the rest stemmed (Snowball's English stemmer: `deploying` and `deployed` match);
 //! runs of Chinese, Japanese or Korean characters, which have no spaces, as overlapping pairs of
 //! characters (`封版期间` gives `封版`, `版期`, `期间`), and a lone character as itself.
+//!
+//! [`each_term`] gives a text's terms without stemming them (a memory's words are only compared
+//! with a query's, and most never need their stem); [`Tokenizer::stem`] finishes a word.
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -18,17 +21,14 @@ const STOP_WORDS: &[&str] = &[
     "with", "would", "you", "your",
 ];
 
-/// Turns text into the terms it is matched by.
-pub struct Tokenizer {
-    stemmer: Stemmer,
-}
-
-impl Default for Tokenizer {
-    fn default() -> Self {
-        Tokenizer {
-            stemmer: Stemmer::create(Algorithm::English),
-        }
-    }
+/// One term of a text, before stemming.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Term<'a> {
+    /// An English (or other spaced-script) word, lower-cased, not a stop word: stem it with
+    /// [`Tokenizer::stem`] to compare it.
+    Word(&'a str),
+    /// A pair of CJK characters, or a lone one, as it is compared.
+    Cjk(&'a str),
 }
 
 /// Whether `c` belongs to a script written without spaces between words.
@@ -43,44 +43,74 @@ fn is_cjk(c: char) -> bool {
     )
 }
 
-impl Tokenizer {
-    /// The terms of `text`, in order, repeated as often as they occur.
-    pub fn terms(&self, text: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut word = String::new();
-        let mut cjk: Vec<char> = Vec::new();
-        for c in text.chars() {
-            if is_cjk(c) {
-                self.end_word(&mut word, &mut out);
-                cjk.push(c);
-            } else if c.is_alphanumeric() {
-                end_cjk(&mut cjk, &mut out);
-                word.extend(c.to_lowercase());
-            } else {
-                self.end_word(&mut word, &mut out);
-                end_cjk(&mut cjk, &mut out);
-            }
-        }
-        self.end_word(&mut word, &mut out);
-        end_cjk(&mut cjk, &mut out);
-        out
-    }
-
-    fn end_word(&self, word: &mut String, out: &mut Vec<String>) {
+/// Call `f` with each term of `text`, in order, as often as it occurs.
+pub fn each_term(text: &str, mut f: impl FnMut(Term<'_>)) {
+    let mut word = String::new();
+    // In a CJK run: where its last character starts and its length; and how many it has.
+    let mut run: Option<(usize, usize)> = None;
+    let mut run_len = 0usize;
+    let end_word = |word: &mut String, f: &mut dyn FnMut(Term<'_>)| {
         if !word.is_empty() && !STOP_WORDS.contains(&word.as_str()) {
-            out.push(self.stemmer.stem(word).into_owned());
+            f(Term::Word(word));
         }
         word.clear();
+    };
+    for (at, c) in text.char_indices() {
+        if is_cjk(c) {
+            end_word(&mut word, &mut f);
+            if let Some((prev, _)) = run {
+                f(Term::Cjk(&text[prev..at + c.len_utf8()]));
+            }
+            run = Some((at, c.len_utf8()));
+            run_len += 1;
+            continue;
+        }
+        // A run of one character is a term of its own.
+        if let (Some((prev, len)), 1) = (run, run_len) {
+            f(Term::Cjk(&text[prev..prev + len]));
+        }
+        run = None;
+        run_len = 0;
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        } else {
+            end_word(&mut word, &mut f);
+        }
+    }
+    end_word(&mut word, &mut f);
+    if let (Some((prev, len)), 1) = (run, run_len) {
+        f(Term::Cjk(&text[prev..prev + len]));
     }
 }
 
-fn end_cjk(run: &mut Vec<char>, out: &mut Vec<String>) {
-    match run.len() {
-        0 => {}
-        1 => out.push(run[0].to_string()),
-        _ => out.extend(run.windows(2).map(|pair| pair.iter().collect())),
+/// Finishes terms: stems English words.
+pub struct Tokenizer {
+    stemmer: Stemmer,
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Tokenizer {
+            stemmer: Stemmer::create(Algorithm::English),
+        }
     }
-    run.clear();
+}
+
+impl Tokenizer {
+    /// A term as it is compared: a word's stem, or the CJK characters as they are.
+    pub fn finish(&self, term: Term<'_>) -> String {
+        match term {
+            Term::Word(word) => self.stemmer.stem(word).into_owned(),
+            Term::Cjk(chars) => chars.to_string(),
+        }
+    }
+
+    /// The terms of `text`, finished, in order, repeated as often as they occur.
+    pub fn terms(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        each_term(text, |term| out.push(self.finish(term)));
+        out
+    }
 }
 
 #[cfg(test)]
@@ -110,6 +140,8 @@ mod tests {
             ["部署", "署前", "前先", "先跑", "make", "lint"]
         );
         assert_eq!(terms("用 Go"), ["用", "go"]);
+        assert_eq!(terms("Go用"), ["go", "用"]);
+        assert_eq!(terms("a封b版版"), ["封", "b", "版版"]);
     }
 
     #[test]

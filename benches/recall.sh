@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmark: `memdir search` and the UserPromptSubmit hook (`memdir recall --hook`, the payload
+# on stdin) as whole processes, on stores of N memories made from the development set's memories
+# (fixtures/recall/dev/store-d, real lengths; copied round with numbered names), committed once,
+# with its 22 team memories in team/. Issue 14's budget: the hook under 15 ms at 1,000.
+#
+# Usage: benches/recall.sh [N...]   (default: 1000 10000); results go to benches/results/.
+source "$(dirname "$0")/common.sh"
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$work
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost
+dev=$root/fixtures/recall/dev/store-d
+
+for n in "${@:-1000 10000}"; do
+  for n in $n; do
+    dir=$work/store-$n
+    mkdir -p "$dir"
+    python3 - "$dev/memory" "$dir" "$n" <<'PY'
+import os, re, sys
+src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+names = sorted(f[:-3] for f in os.listdir(src) if f.endswith(".md") and f != "MEMORY.md")
+index = []
+for i in range(n):
+    base = names[i % len(names)]
+    name = base if i < len(names) else f"{base}-{i // len(names)}"
+    text = open(os.path.join(src, base + ".md"), encoding="utf-8").read()
+    text = re.sub(r"^name: .*$", f"name: {name}", text, count=1, flags=re.M)
+    open(os.path.join(dst, name + ".md"), "w", encoding="utf-8").write(text)
+    desc = re.search(r"^description: (.*)$", text, re.M).group(1)
+    index.append(f"- [{name}]({name}.md) \u2014 {desc}\n")
+open(os.path.join(dst, "MEMORY.md"), "w", encoding="utf-8").write("".join(index))
+PY
+    cp -r "$dev/team" "$dir/team"
+    git -C "$dir" init -q && git -C "$dir" add -A && git -C "$dir" commit -q -m seed
+    "$memdir" --memory-dir "$dir" snapshot -q
+    prompt='the general pool in prod sits at ~40% cpu, can we lower max nodes and move to n2-standard-4?'
+    python3 -c 'import json,sys; print(json.dumps({"session_id": "bench", "cwd": sys.argv[1], "hook_event_name": "UserPromptSubmit", "prompt": sys.argv[2]}))' "$dir" "$prompt" >"$work/payload.json"
+    hyperfine -N --warmup 3 --runs "${RUNS:-30}" --export-json "$out/recall-$n.json" --export-markdown "$out/recall-$n.md" \
+      -n "search ($n memories)" "$memdir --memory-dir $dir search -n 5 $prompt" \
+      -n "recall --hook ($n memories)" "bash -c '$memdir --memory-dir $dir recall --hook < $work/payload.json'"
+    test -z "$(git -C "$dir" status --porcelain)"
+  done
+done
