@@ -23,6 +23,9 @@
 #   4. session B: the scripted assistant saves a memory itself (Write of the topic file, Read and
 #      Edit of MEMORY.md); PostToolUse → `memdir snapshot --hook` must adopt it as an `adopt(...)`
 #      commit, and B's extraction must be skipped ("the agent wrote memory itself"): no duplicate;
+#   4b. sessions R, R2: recall. A prompt about committing gets A's `make lint` memory from the
+#      UserPromptSubmit hook (`memdir recall --hook`) in the model request; resumed with a second
+#      such prompt, the request carries that memory once, not twice;
 #   5. session C: A resumed with `/compact`; PreCompact → `memdir extract --hook` must succeed, and
 #      the compaction summary (worded like an instruction) must not become a memory;
 #   6. sessions D–G: the hooks never get in the way (DESIGN §11). Each session writes a file and
@@ -273,7 +276,7 @@ info "scratch: $scratch"
 # 1. Install the hooks into the scratch user config dir.
 check "hooks install --claude --command $memdir" md hooks install --claude --command "$memdir"
 settings=$home/.claude/settings.json
-check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook" \
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit → recall --hook" \
   python3 - "$settings" "$memdir" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
@@ -282,6 +285,7 @@ def cmds(ev, matcher=None):
 for ev in ("Stop", "SessionEnd", "PreCompact"):
     assert cmds(ev) == [f"{exe} extract --hook"], (ev, s.get(ev))
 assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
+assert cmds("UserPromptSubmit") == [f"{exe} recall --hook"], s.get("UserPromptSubmit")
 PY
 # memdir's own setting (the throttle) lives in the same file: Claude Code must still run with it.
 check "settings.json: memdir.extractEveryTurns = 1 added (Claude Code must accept the key)" \
@@ -433,6 +437,51 @@ check "session B (control): run against an empty memory dir, the extractor saves
 repo_sound "session B"
 cursor_at_end "session B" "$sid_b" "$transcript_b"
 
+# 4b. Sessions R and R2: recall. A prompt about committing gets session A's `make lint` memory
+# as additional context from the UserPromptSubmit hook; resumed with a second such prompt, the
+# session's requests carry that memory's body once, not twice.
+# body_count NAME NEEDLE: how often NEEDLE is in the last model request (with tools) of NAME.
+body_count() {
+  python3 - "$scratch/requests-$1.jsonl" "$2" <<'PY'
+import json, sys
+last = None
+for line in open(sys.argv[1]):
+    try: body = json.loads(json.loads(line)["body"])
+    except Exception: continue
+    if body.get("tools"): last = body
+print(json.dumps(last.get("messages", []), ensure_ascii=False).count(sys.argv[2]) if last else -1)
+PY
+}
+if [[ -z ${lint:-} ]]; then
+  fail "sessions R, R2: not run (session A saved no make lint memory)"
+else
+  # The memory's first body line, as the hook adds it (and as the model would see it).
+  needle=$(python3 - "$mem/$lint.md" <<'PY'
+import sys
+text = open(sys.argv[1]).read().split("---\n", 2)[2]
+print(next(l for l in text.splitlines() if l.strip()).strip())
+PY
+)
+  info "sessions R, R2: the body line looked for: $needle"
+  prompt_r='What must I always run before committing, so CI does not break again?'
+  info "sessions R, R2: memdir recall $prompt_r → $(md recall "$prompt_r" | head -3 | tr '\n' ' ')"
+  echo '[{"text": "Run make lint first."}]' >"$scratch/script-r.json"
+  session R "$scratch/script-r.json" "$prompt_r"
+  sid_r=$sid
+  check "session R: the request carries the make lint memory's body once (added by recall --hook)" \
+    test "$(body_count R "$needle")" == 1
+  check "session R: .git/memdir/recall/$sid_r records $lint" grep -qxF "$lint" "$mem/.git/memdir/recall/$sid_r"
+  prompt_r2='And what should I always run before committing a hotfix, so CI stays green?'
+  # Without the session's record the hook would add the memory again for this prompt.
+  check "session R2: its prompt alone clears the bar for $lint (memdir recall PROMPT)" \
+    grep -qF "## $lint (" <(md recall "$prompt_r2")
+  session R2 "$scratch/script-r.json" "$prompt_r2" --resume "$sid_r"
+  check "session R2: resumed, the request still carries that body once (not added twice)" \
+    test "$(body_count R2 "$needle")" == 1
+  drain "session R2"
+  repo_sound "sessions R, R2"
+fi
+
 # 5. Session C: A resumed with /compact; PreCompact must run memdir's extraction and succeed.
 if [[ -z $sid_a ]]; then
   fail "session C: not run (session A has no session id)"
@@ -520,6 +569,8 @@ print(json.dumps({
     "PostToolUse": [feed("[1, 2]", "snapshot --hook"),
                     feed(json.dumps({"session_id": "s", "cwd": "/nonexistent/deleted"}), "snapshot --hook")],
     "SessionStart": [feed(json.dumps({"cwd": "/nonexistent/deleted"}), "context --hook"), feed("", "context --hook")],
+    "UserPromptSubmit": [feed("", "recall --hook"), feed("not json", "recall --hook"),
+                         feed(json.dumps({"session_id": "s", "cwd": proj}), "recall --hook")],
 }))
 PY
 )

@@ -35,6 +35,9 @@ struct LayerValues {
     memory_enabled: Option<bool>,
     claude_md_excludes: Vec<String>,
     extract_every: Option<u32>,
+    /// `memdir.recall` (all of recall) or `memdir.recall.prompt`: whether the prompt hook adds
+    /// memories.
+    recall_prompt: Option<bool>,
     /// A local settings file that git tracks: anyone who can push to the project wrote it, so
     /// it is read as project settings (DESIGN §10).
     tracked_by_git: bool,
@@ -115,6 +118,16 @@ impl Settings {
             .iter()
             .find_map(|l| l.extract_every)
             .unwrap_or(1)
+    }
+
+    /// Whether the UserPromptSubmit hook adds memories to prompts (DESIGN §12): from the first
+    /// layer that sets `memdir.recall` (`false` turns all of recall off) or
+    /// `memdir.recall.prompt`; on when none does.
+    pub fn recall_prompt(&self) -> bool {
+        self.layers
+            .iter()
+            .find_map(|l| l.recall_prompt)
+            .unwrap_or(true)
     }
 
     /// `autoMemoryEnabled` from the first layer that sets it.
@@ -198,6 +211,25 @@ fn read_layer(
             }
         },
     };
+    let recall_prompt = match json.get("memdir").and_then(|m| m.get("recall")) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Bool(b)) => Some(*b),
+        Some(serde_json::Value::Object(parts)) => match parts.get("prompt") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::Bool(b)) => Some(*b),
+            Some(_) => {
+                wrong_type("memdir.recall.prompt", "true or false");
+                None
+            }
+        },
+        Some(_) => {
+            wrong_type(
+                "memdir.recall",
+                "true, false or {\"prompt\": true or false}",
+            );
+            None
+        }
+    };
     let tracked_by_git = layer == SettingsLayer::Local && crate::repo::is_tracked(&file);
     if tracked_by_git {
         layer = SettingsLayer::Project;
@@ -209,6 +241,7 @@ fn read_layer(
         memory_enabled,
         claude_md_excludes,
         extract_every,
+        recall_prompt,
         tracked_by_git,
     })
 }

@@ -255,6 +255,8 @@ pub struct Resolved {
     pub auto_memory: AutoMemory,
     /// The extraction throttle (`memdir.extractEveryTurns`).
     pub extract_every: u32,
+    /// Whether the prompt hook adds memories (`memdir.recall`).
+    pub recall_prompt: bool,
 }
 
 impl Ctx {
@@ -294,6 +296,7 @@ impl Ctx {
         Ok(Resolved {
             auto_memory: auto_memory(&self.env, &settings),
             extract_every: settings.extract_every(),
+            recall_prompt: settings.recall_prompt(),
             location,
         })
     }

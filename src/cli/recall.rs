@@ -33,7 +33,8 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
             let Some(prompt) = payload.prompt.as_deref() else {
                 return Err(Error::Usage("the payload has no prompt".into()));
             };
-            let Some(text) = recall(ctx, prompt, payload.session_id.as_deref(), output)? else {
+            let Some(text) = recall(ctx, prompt, payload.session_id.as_deref(), true, output)?
+            else {
                 return Ok(());
             };
             output.json(&serde_json::json!({
@@ -44,22 +45,27 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
             }))
         });
     }
-    match recall(ctx, &args.prompt.join(" "), None, output)? {
+    match recall(ctx, &args.prompt.join(" "), None, false, output)? {
         Some(text) => output.data(&text),
         None => output.info("no memory clears the bar for this prompt"),
     }
 }
 
 /// The text recall adds to `prompt`, recorded for `session` (when given) so that it is added
-/// once.
+/// once; for the `hook`, nothing when settings turn it off.
 fn recall(
     ctx: &Ctx,
     prompt: &str,
     session: Option<&str>,
+    hook: bool,
     output: &mut Output<'_>,
 ) -> Result<Option<String>, Error> {
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
+    if hook && !resolved.recall_prompt {
+        // The hook is turned off in settings (`memdir.recall`); asked directly, it answers.
+        return Ok(None);
+    }
     let dir = resolved.dir();
     let team = dir.join("team");
     let sources: [(Scope, &Path); 2] = [(Scope::Personal, dir), (Scope::Team, &team)];

@@ -1,8 +1,8 @@
 //! Claude Code's `settings.json` with memdir's hook entries merged in (DESIGN §11): Stop,
 //! SessionEnd and PreCompact run `memdir extract --hook`; PostToolUse on
-//! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`. Every other key and hook in
-//! the file is kept; an entry already there is left alone; a memdir command of another path or
-//! older arguments is updated in place.
+//! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`; UserPromptSubmit runs
+//! `memdir recall --hook`. Every other key and hook in the file is kept; an entry already there
+//! is left alone; a memdir command of another path or older arguments is updated in place.
 //!
 //! The entries are `hooks/claude-settings.json`, compiled into the binary so that an installed
 //! memdir can write them without the repository. Their shape is Claude Code's settings schema,
@@ -544,7 +544,20 @@ mod tests {
             .keys()
             .map(String::as_str)
             .collect();
-        assert_eq!(events, ["Stop", "SessionEnd", "PreCompact", "PostToolUse"]);
+        assert_eq!(
+            events,
+            [
+                "Stop",
+                "SessionEnd",
+                "PreCompact",
+                "PostToolUse",
+                "UserPromptSubmit"
+            ]
+        );
+        assert_eq!(
+            entries["hooks"]["UserPromptSubmit"][0]["hooks"][0],
+            serde_json::json!({"type": "command", "command": "memdir recall --hook"})
+        );
         assert_eq!(
             entries["hooks"]["PostToolUse"][0]["matcher"],
             "Write|Edit|MultiEdit|NotebookEdit"
@@ -583,7 +596,11 @@ mod tests {
             serde_json::json!({"type": "command", "command": "memdir", "args": ["extract", "--hook"]})
         );
         assert_eq!(merge.replaced.len(), 3, "{merge:?}");
-        assert_eq!(merge.added.len(), 1, "{merge:?}");
+        assert_eq!(
+            merge.added.len(),
+            2,
+            "PostToolUse, UserPromptSubmit: {merge:?}"
+        );
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 
         let again = merge_builtin(&mut settings);

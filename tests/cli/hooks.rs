@@ -19,7 +19,10 @@ fn memdir_entries(program: &str) -> Value {
         "PostToolUse": [{
             "matcher": "Write|Edit|MultiEdit|NotebookEdit",
             "hooks": [{"type": "command", "command": format!("{program} snapshot --hook")}]
-        }]
+        }],
+        "UserPromptSubmit": [
+            {"hooks": [{"type": "command", "command": format!("{program} recall --hook")}]}
+        ]
     }})
 }
 
@@ -51,7 +54,13 @@ fn fresh_install_writes_exactly_memdirs_entries() {
     assert!(!file.exists());
     let run = env.ok(&["hooks", "install", "--claude"]);
     assert_eq!(read_json(&file), memdir_entries("memdir"));
-    for event in ["Stop", "SessionEnd", "PreCompact", "PostToolUse"] {
+    for event in [
+        "Stop",
+        "SessionEnd",
+        "PreCompact",
+        "PostToolUse",
+        "UserPromptSubmit",
+    ] {
         assert!(
             run.stdout.contains(event),
             "{event} not reported: {}",
@@ -120,6 +129,7 @@ fn merge_keeps_every_other_setting_and_hook_in_order() {
             ("SessionEnd", "memdir extract --hook"),
             ("PreCompact", "memdir extract --hook"),
             ("PostToolUse", "memdir snapshot --hook"),
+            ("UserPromptSubmit", "memdir recall --hook"),
         ]
     );
 
@@ -140,7 +150,8 @@ fn merge_keeps_every_other_setting_and_hook_in_order() {
             "PostToolUse",
             "Notification",
             "SessionEnd",
-            "PreCompact"
+            "PreCompact",
+            "UserPromptSubmit"
         ]
     );
     assert_eq!(hooks["Notification"], json!([]));
@@ -227,7 +238,7 @@ fn command_sets_the_executable_and_updates_an_old_path() {
         ])
         .json();
     assert_eq!(json["added"], json!([]));
-    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(4), "{json}");
+    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(5), "{json}");
     // Replaced in place, not added next to the old command; quoted for the shell.
     assert_eq!(read_json(&file), memdir_entries("'/opt/my tools/memdir'"));
 }

@@ -424,3 +424,88 @@ fn the_prompt_hook_never_fails_the_prompt_and_never_writes_outside_its_record() 
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
     crate::common::assert_git_clean(&dir);
 }
+
+#[test]
+fn settings_turn_the_prompt_hook_off() {
+    let env = release_store();
+    let settings = env.home.join(".claude/settings.json");
+    let payload = prompt_payload("s-off", RELEASE_PROMPT, &env.project);
+    for off in [
+        r#"{"memdir": {"recall": false}}"#,
+        r#"{"memdir": {"recall": {"prompt": false}}}"#,
+    ] {
+        std::fs::write(&settings, off).unwrap();
+        let run = env.run_with_stdin(&["recall", "--hook"], &payload);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (0, ""),
+            "{off}: {}",
+            run.stderr
+        );
+        // Asked directly, recall still answers.
+        assert!(
+            env.ok(&["recall", RELEASE_PROMPT])
+                .stdout
+                .contains("release-train")
+        );
+    }
+    // A value of the wrong type is skipped with a warning, and the hook stays on.
+    std::fs::write(&settings, r#"{"memdir": {"recall": "no"}}"#).unwrap();
+    let run = env.ok(&["recall", RELEASE_PROMPT]);
+    assert!(
+        run.stderr
+            .contains("skipped memdir.recall in settings file"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run_with_stdin(&["recall", "--hook"], &payload);
+    assert!(run.stdout.contains("release-train"), "{}", run.stdout);
+}
+
+#[test]
+fn a_store_of_three_memories_is_held_to_the_same_bar_in_proportion() {
+    // With few memories every term's idf is small, and so is every score: the bar scales with
+    // the largest idf the store allows. These three are what the real Claude Code session of
+    // scripts/cc-e2e.sh leaves (two extracted, one the agent wrote); with a bar that grew with
+    // the log of the number of memories instead, this prompt got nothing (5.41 under 5.55).
+    let env = TestEnv::new();
+    let dir = env.root.join("memory");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in [
+        (
+            "MEMORY.md",
+            "- [Run lint committing](run-lint-committing.md) — From now on, always run `make lint` before committing\n- [On call dashboard](on-call-dashboard.md) — Our on-call dashboard is https://grafana.example.com/d/oncall\n- [Use bun](use-bun.md) — bun, never npm, for installs and scripts\n",
+        ),
+        (
+            "run-lint-committing.md",
+            "---\nname: run-lint-committing\ndescription: From now on, always run `make lint` before committing\ntype: feedback\n---\nFrom now on, always run `make lint` before committing.\n\n**Why:** CI broke for a day without it.\n**How to apply:** before committing: do this, in every session.\n",
+        ),
+        (
+            "on-call-dashboard.md",
+            "---\nname: on-call-dashboard\ndescription: Our on-call dashboard is https://grafana.example.com/d/oncall\ntype: reference\n---\nOur on-call dashboard is https://grafana.example.com/d/oncall.\n",
+        ),
+        (
+            "use-bun.md",
+            "---\nname: use-bun\ndescription: \"Use bun, never npm, for installs and scripts\"\nmetadata:\n  node_type: memory\n  type: feedback\n---\n\nUse bun, never npm, for installs and scripts.\n\n**Why:** the lockfile is bun.lockb.\n**How to apply:** bun install, bun run.\n",
+        ),
+    ] {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let dir = dir.display().to_string();
+    let prompt = "What must I always run before committing, so CI does not break again?";
+    let run = env.ok(&["--memory-dir", &dir, "recall", prompt]);
+    assert!(
+        run.stdout
+            .contains("## run-lint-committing (feedback, personal)"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("use-bun"), "{}", run.stdout);
+    let quiet = env.ok(&[
+        "--memory-dir",
+        &dir,
+        "recall",
+        "how do I reverse a linked list in place?",
+    ]);
+    assert_eq!(quiet.stdout, "no memory clears the bar for this prompt\n");
+}
