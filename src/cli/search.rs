@@ -7,7 +7,7 @@ use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::memory::age::{format_age, format_time};
 use crate::memory::taxonomy::MemoryType;
-use crate::recall::{Corpus, Scope};
+use crate::recall::{Corpus, Found, Scope};
 
 /// Search memories by what they say: name, title, description and body, in English or Chinese.
 #[derive(Debug, clap::Args)]
@@ -18,8 +18,12 @@ pub struct SearchArgs {
     /// Show at most N memories.
     #[arg(short = 'n', long = "limit", value_name = "N", default_value_t = 5)]
     pub limit: usize,
-    /// Print JSON: an array of {name, type, description, title, file, scope, score, coverage,
-    /// relevant, saved}.
+    /// Also search history: older versions and deleted memories, each with the commit to
+    /// `show NAME --at` or `restore NAME --at`.
+    #[arg(long)]
+    pub history: bool,
+    /// Print JSON: an array of {name, type, description, title, file, scope, state (current,
+    /// older or deleted), commit (for a version from history), score, coverage, relevant, saved}.
     #[arg(long)]
     pub json: bool,
 }
@@ -34,14 +38,26 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
     } else {
         vec![(Scope::Personal, resolved.dir()), (Scope::Team, &team_dir)]
     };
-    let corpus = Corpus::read(&sources)?;
+    let corpus = if args.history {
+        Corpus::read_with_history(&sources)?
+    } else {
+        Corpus::read(&sources)?
+    };
     for problem in &corpus.problems {
         output.warn(&problem.to_string())?;
     }
     let query = args.query.join(" ");
     let found = corpus.search(&query, args.limit);
     let saved = crate::recall::saved_times(&sources)?;
-    let saved = |scope: Scope, name: &str| saved.get(&scope).and_then(|s| s.get(name)).copied();
+    // A version from history was saved by the commit that holds it; one that is current, by
+    // the last commit that saved its name.
+    let saved = |f: &Found<'_>| match f.past {
+        Some(past) => Some(past.time),
+        None => saved
+            .get(&f.scope)
+            .and_then(|s| s.get(&f.memory.name))
+            .copied(),
+    };
     if args.json {
         return output.json(&serde_json::Value::Array(
             found
@@ -49,10 +65,12 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
                 .map(|f| {
                     let mut value = f.memory.to_json();
                     value["scope"] = f.scope.as_str().into();
+                    value["state"] = state(f).into();
+                    value["commit"] = f.past.map(|p| p.commit.to_string()).into();
                     value["score"] = f64::from(f.score).into();
                     value["coverage"] = f64::from(f.coverage).into();
                     value["relevant"] = f.relevant.into();
-                    value["saved"] = saved(f.scope, &f.memory.name).map(format_time).into();
+                    value["saved"] = saved(f).map(format_time).into();
                     value
                 })
                 .collect(),
@@ -70,8 +88,16 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
         if f.scope == Scope::Team {
             notes.push("team".to_string());
         }
-        if let Some((t, _)) = saved(f.scope, &m.name) {
+        if let Some((t, _)) = saved(f) {
             notes.push(format!("saved {}", format_age(t, now)));
+        }
+        if let Some(past) = f.past {
+            let at = past.commit.to_hex_with_len(7);
+            notes.push(if past.deleted {
+                format!("deleted; memdir restore {} --at {at}", m.name)
+            } else {
+                format!("an older version; memdir show {} --at {at}", m.name)
+            });
         }
         let notes = if notes.is_empty() {
             String::new()
@@ -85,4 +111,13 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
         ));
     }
     output.data(&text)
+}
+
+/// Whether a hit is the memory as it is now, an older version of it, or a deleted memory.
+fn state(found: &Found<'_>) -> &'static str {
+    match found.past {
+        None => "current",
+        Some(past) if past.deleted => "deleted",
+        Some(_) => "older",
+    }
 }

@@ -284,3 +284,70 @@ impl Memory {
         })
     }
 }
+
+/// A version of a memory that the memory dir does not hold now: an older version, or the last
+/// versions of a memory since deleted.
+#[derive(Debug, Clone)]
+pub struct PastVersion {
+    pub memory: Memory,
+    /// The newest commit that holds this version (for `show NAME --at`, `restore NAME --at`).
+    pub commit: gix::ObjectId,
+    /// That commit's time: seconds since the epoch and UTC offset.
+    pub time: (i64, i32),
+    /// HEAD's tree has no file of this name.
+    pub deleted: bool,
+}
+
+/// Every version of a topic file in the first-parent history of `dir` that HEAD's tree does not
+/// hold, newest first, each at the newest commit holding it. A version over the size cap of a
+/// topic file, or that does not parse, is left out.
+pub fn past_versions(dir: &Path) -> Result<Vec<PastVersion>, StoreError> {
+    if !crate::repo::has_repository(dir)? {
+        return Ok(Vec::new());
+    }
+    let repo = crate::repo::MemoryRepo::open(dir)?;
+    let head = repo.head_tree()?;
+    let mut seen: std::collections::HashSet<gix::ObjectId> =
+        head.values().map(|(_, id)| *id).collect();
+    let mut last_tree = None;
+    let mut out = Vec::new();
+    for entry in repo.history()? {
+        // A commit whose tree is its parent's (a merge that changed nothing) adds no version.
+        let tree_id = repo.commit_tree_id(entry.commit)?;
+        if last_tree.replace(tree_id) == Some(tree_id) {
+            continue;
+        }
+        // Only an entry whose blob is new to the walk is looked at any further.
+        let mut fresh = Vec::new();
+        repo.each_tree_entry(entry.commit, |name, kind, id| {
+            if kind == gix::objs::tree::EntryKind::Blob && !seen.contains(&id) {
+                fresh.push((name.to_vec(), id));
+            }
+        })?;
+        for (name, id) in fresh {
+            seen.insert(id);
+            let Ok(file) = String::from_utf8(name) else {
+                continue;
+            };
+            if !is_topic_file_name(&file) {
+                continue;
+            }
+            let Some(bytes) = repo.blob_capped(id, MAX_TOPIC_FILE_BYTES)? else {
+                continue;
+            };
+            let path = PathBuf::from(&file);
+            let Ok((_, topic)) = parse_topic(path.clone(), bytes) else {
+                continue;
+            };
+            let stem = file.trim_end_matches(".md").to_string();
+            let deleted = !head.contains_key(file.as_bytes());
+            out.push(PastVersion {
+                memory: Memory::new(&stem, file, path, topic, None),
+                commit: entry.commit,
+                time: entry.time,
+                deleted,
+            });
+        }
+    }
+    Ok(out)
+}

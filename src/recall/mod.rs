@@ -12,7 +12,7 @@ pub mod tokens;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::memory::catalog::{FileProblem, Memory, list_memories};
+use crate::memory::catalog::{FileProblem, Memory, list_memories, past_versions};
 use crate::memory::store::StoreError;
 use crate::repo::RepoError;
 
@@ -50,20 +50,38 @@ const BODY_WEIGHT: f32 = 1.0;
 const MIN_COVERAGE: f32 = 0.15;
 const MIN_SCORE_PER_MAX_IDF: f32 = 3.53;
 
+/// Where a memory found in history stands: the newest commit holding that version, its time,
+/// and whether the memory has since been deleted (else it is an older version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Past {
+    pub commit: gix::ObjectId,
+    pub time: (i64, i32),
+    pub deleted: bool,
+}
+
 /// A memory found for a query.
 #[derive(Debug, Clone)]
 pub struct Found<'a> {
     pub memory: &'a Memory,
     pub scope: Scope,
+    /// `None` for the memory as it is now.
+    pub past: Option<Past>,
     pub score: f32,
     pub coverage: f32,
     /// Whether it clears the bar for being shown to the agent unasked.
     pub relevant: bool,
 }
 
+/// One memory searched: whose, and, for one from history, where it stands.
+struct Entry {
+    scope: Scope,
+    memory: Memory,
+    past: Option<Past>,
+}
+
 /// The memories searched, read once.
 pub struct Corpus {
-    memories: Vec<(Scope, Memory)>,
+    entries: Vec<Entry>,
     /// Files that could not be read as memories (each a problem of the listing, not a failure).
     pub problems: Vec<FileProblem>,
 }
@@ -71,7 +89,7 @@ pub struct Corpus {
 impl Corpus {
     /// Read the memories of each folder of `sources` (a folder that does not exist has none).
     pub fn read(sources: &[(Scope, &Path)]) -> Result<Corpus, StoreError> {
-        let mut memories = Vec::new();
+        let mut entries = Vec::new();
         let mut problems = Vec::new();
         for &(scope, dir) in sources {
             let listing = list_memories(dir)?;
@@ -79,27 +97,52 @@ impl Corpus {
                 file: dir.join(&p.file).display().to_string(),
                 problem: p.problem,
             }));
-            memories.extend(listing.memories.into_iter().map(|m| (scope, m)));
+            entries.extend(listing.memories.into_iter().map(|memory| Entry {
+                scope,
+                memory,
+                past: None,
+            }));
         }
-        Ok(Corpus { memories, problems })
+        Ok(Corpus { entries, problems })
+    }
+
+    /// [`Corpus::read`], and every version in each folder's history that it no longer holds
+    /// (older versions, deleted memories).
+    pub fn read_with_history(sources: &[(Scope, &Path)]) -> Result<Corpus, StoreError> {
+        let mut corpus = Corpus::read(sources)?;
+        for &(scope, dir) in sources {
+            corpus
+                .entries
+                .extend(past_versions(dir)?.into_iter().map(|v| Entry {
+                    scope,
+                    memory: v.memory,
+                    past: Some(Past {
+                        commit: v.commit,
+                        time: v.time,
+                        deleted: v.deleted,
+                    }),
+                }));
+        }
+        Ok(corpus)
     }
 
     pub fn len(&self) -> usize {
-        self.memories.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.memories.is_empty()
+        self.entries.is_empty()
     }
 
-    /// The `limit` best memories for `query`, best first.
+    /// The `limit` best memories for `query`, best first: one per memory (its best-matching
+    /// version when history is searched too).
     pub fn search(&self, query: &str, limit: usize) -> Vec<Found<'_>> {
         let n = self.len() as f32;
         let min_score = MIN_SCORE_PER_MAX_IDF * (1.0 + (n - 0.5) / 1.5).ln();
         let docs: Vec<Fields<'_>> = self
-            .memories
+            .entries
             .iter()
-            .map(|(_, m)| {
+            .map(|Entry { memory: m, .. }| {
                 vec![
                     (m.name.as_str(), NAME_WEIGHT),
                     (m.title.as_deref().unwrap_or(""), TITLE_WEIGHT),
@@ -108,8 +151,13 @@ impl Corpus {
                 ]
             })
             .collect();
+        let mut shown = std::collections::HashSet::new();
         rank::rank(query, &docs)
             .into_iter()
+            .filter(|hit| {
+                let entry = &self.entries[hit.doc];
+                shown.insert((entry.scope, entry.memory.name.as_str()))
+            })
             .take(limit)
             .map(
                 |Scored {
@@ -117,10 +165,11 @@ impl Corpus {
                      score,
                      coverage,
                  }| {
-                    let (scope, memory) = &self.memories[doc];
+                    let entry = &self.entries[doc];
                     Found {
-                        memory,
-                        scope: *scope,
+                        memory: &entry.memory,
+                        scope: entry.scope,
+                        past: entry.past,
                         score,
                         coverage,
                         relevant: coverage >= MIN_COVERAGE && score >= min_score,

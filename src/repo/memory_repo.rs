@@ -91,6 +91,36 @@ impl MemoryRepo {
             .collect())
     }
 
+    /// Call `f` with the name, kind and id of each entry of the top level of a commit's tree,
+    /// without collecting them (history searches read thousands of trees).
+    pub fn each_tree_entry(
+        &self,
+        commit: ObjectId,
+        mut f: impl FnMut(&BStr, EntryKind, ObjectId),
+    ) -> Result<(), RepoError> {
+        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
+        let tree = commit.tree().map_err(|e| self.err(e))?;
+        for entry in tree.iter() {
+            let entry = entry.map_err(|e| self.err(gix::Error::from_error(e)))?;
+            f(
+                entry.inner.filename,
+                entry.inner.mode.kind(),
+                entry.inner.oid.to_owned(),
+            );
+        }
+        Ok(())
+    }
+
+    /// A blob's bytes, when it holds at most `cap` bytes (its size is read from the object's
+    /// header first: a huge blob in history is never read).
+    pub fn blob_capped(&self, id: ObjectId, cap: u64) -> Result<Option<Vec<u8>>, RepoError> {
+        let header = self.repo.find_header(id).map_err(|e| self.err(e))?;
+        if header.size() > cap {
+            return Ok(None);
+        }
+        self.blob(id).map(Some)
+    }
+
     /// A blob's bytes.
     pub fn blob(&self, id: ObjectId) -> Result<Vec<u8>, RepoError> {
         let mut blob = self.repo.find_blob(id).map_err(|e| self.err(e))?;

@@ -509,3 +509,93 @@ fn a_store_of_three_memories_is_held_to_the_same_bar_in_proportion() {
     ]);
     assert_eq!(quiet.stdout, "no memory clears the bar for this prompt\n");
 }
+
+#[test]
+fn search_history_finds_older_versions_and_deleted_memories_with_their_commit() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save(
+        "project",
+        "db-pooling",
+        "Connection pooling for the orders database",
+        "PgBouncer runs in transaction mode in front of orders-db.",
+    );
+    let first = crate::common::git(&dir, &["rev-parse", "HEAD"])
+        .trim()
+        .to_string();
+    env.save(
+        "project",
+        "db-pooling",
+        "Connection pooling for the orders database",
+        "The API pools its own connections now; there is no proxy in between.",
+    );
+    env.save(
+        "reference",
+        "legacy-runbook",
+        "The legacy deploy runbook lives in the ops wiki",
+        "https://wiki.example.com/ops/legacy-deploy",
+    );
+    let with_runbook = crate::common::git(&dir, &["rev-parse", "HEAD"])
+        .trim()
+        .to_string();
+    env.ok(&["rm", "legacy-runbook"]);
+
+    // Without --history neither the old text nor the deleted memory is found.
+    let now = env
+        .ok(&["search", "--json", "pgbouncer", "transaction", "mode"])
+        .json();
+    assert_eq!(now, serde_json::json!([]));
+    assert_eq!(
+        env.ok(&["search", "--json", "legacy", "deploy", "runbook"])
+            .json(),
+        serde_json::json!([])
+    );
+
+    let old = env
+        .ok(&[
+            "search",
+            "--history",
+            "--json",
+            "pgbouncer",
+            "transaction",
+            "mode",
+        ])
+        .json();
+    assert_eq!(old[0]["name"], "db-pooling");
+    assert_eq!(old[0]["state"], "older");
+    assert_eq!(old[0]["commit"], first.as_str());
+    let deleted = env
+        .ok(&[
+            "search",
+            "--history",
+            "--json",
+            "legacy",
+            "deploy",
+            "runbook",
+        ])
+        .json();
+    assert_eq!(deleted[0]["name"], "legacy-runbook");
+    assert_eq!(deleted[0]["state"], "deleted");
+    assert_eq!(deleted[0]["commit"], with_runbook.as_str());
+    // The text output says how to get it back, and that works.
+    let run = env.ok(&["search", "--history", "legacy", "deploy", "runbook"]);
+    let hint = format!(
+        "deleted; memdir restore legacy-runbook --at {}",
+        &with_runbook[..7]
+    );
+    assert!(run.stdout.contains(&hint), "{}", run.stdout);
+    env.ok(&["restore", "legacy-runbook", "--at", &with_runbook[..7]]);
+    assert!(dir.join("legacy-runbook.md").is_file());
+    // A memory that is current is one hit, whichever of its versions matches best.
+    let both = env
+        .ok(&["search", "--history", "--json", "connection", "pooling"])
+        .json();
+    let names: Vec<&str> = both
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["db-pooling"]);
+    crate::common::assert_git_clean(&dir);
+}
