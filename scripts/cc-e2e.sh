@@ -26,6 +26,8 @@
 #   4b. sessions R, R2: recall. A prompt about committing gets A's `make lint` memory from the
 #      UserPromptSubmit hook (`memdir recall --hook`) in the model request; resumed with a second
 #      such prompt, the request carries that memory once, not twice;
+#   4c. sessions T, T2: with a team/ folder in the memory dir, SessionStart (`recall --hook`)
+#      adds its index: the request carries it once, and once after --resume;
 #   5. session C: A resumed with `/compact`; PreCompact → `memdir extract --hook` must succeed, and
 #      the compaction summary (worded like an instruction) must not become a memory;
 #   6. sessions D–G: the hooks never get in the way (DESIGN §11). Each session writes a file and
@@ -276,7 +278,7 @@ info "scratch: $scratch"
 # 1. Install the hooks into the scratch user config dir.
 check "hooks install --claude --command $memdir" md hooks install --claude --command "$memdir"
 settings=$home/.claude/settings.json
-check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit → recall --hook" \
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook" \
   python3 - "$settings" "$memdir" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
@@ -286,6 +288,7 @@ for ev in ("Stop", "SessionEnd", "PreCompact"):
     assert cmds(ev) == [f"{exe} extract --hook"], (ev, s.get(ev))
 assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
 assert cmds("UserPromptSubmit") == [f"{exe} recall --hook"], s.get("UserPromptSubmit")
+assert cmds("SessionStart") == [f"{exe} recall --hook"], s.get("SessionStart")
 PY
 # memdir's own setting (the throttle) lives in the same file: Claude Code must still run with it.
 check "settings.json: memdir.extractEveryTurns = 1 added (Claude Code must accept the key)" \
@@ -481,6 +484,24 @@ PY
   drain "session R2"
   repo_sound "sessions R, R2"
 fi
+
+# 4c. Sessions T and T2: the team memory index. With a team/ folder in the memory dir (Claude
+# Code 2.1.332 does not load it), SessionStart → `memdir recall --hook` adds its index: the
+# request carries it once, and once again after --resume (not twice).
+team_line='- [Release train](release-train.md) — Team releases go out on Tuesdays after the staging soak'
+mkdir -p "$mem/team"
+printf '%s\n' "$team_line" >"$mem/team/MEMORY.md"
+printf -- '---\nname: release-train\ndescription: Team releases go out on Tuesdays after the staging soak\ntype: project\n---\nCut on Monday, ship on Tuesday.\n' >"$mem/team/release-train.md"
+echo '[{"text": "Noted."}]' >"$scratch/script-t.json"
+session T "$scratch/script-t.json" 'Summarise the repository layout in one line.'
+sid_t=$sid
+check "session T: the request carries the team index line once (added at SessionStart)" \
+  test "$(body_count T "$team_line")" == 1
+check "session T: .git/memdir/recall/$sid_t records the team index" grep -qxF 'team:MEMORY.md' "$mem/.git/memdir/recall/$sid_t"
+session T2 "$scratch/script-t.json" 'And in two lines?' --resume "$sid_t"
+check "session T2: resumed, the request carries the team index once (not added twice)" \
+  test "$(body_count T2 "$team_line")" == 1
+repo_sound "sessions T, T2"
 
 # 5. Session C: A resumed with /compact; PreCompact must run memdir's extraction and succeed.
 if [[ -z $sid_a ]]; then

@@ -38,6 +38,8 @@ struct LayerValues {
     /// `memdir.recall` (all of recall) or `memdir.recall.prompt`: whether the prompt hook adds
     /// memories.
     recall_prompt: Option<bool>,
+    /// `memdir.recall` or `memdir.recall.sessionStart`: whether SessionStart adds the team index.
+    recall_session_start: Option<bool>,
     /// A local settings file that git tracks: anyone who can push to the project wrote it, so
     /// it is read as project settings (DESIGN §10).
     tracked_by_git: bool,
@@ -130,6 +132,15 @@ impl Settings {
             .unwrap_or(true)
     }
 
+    /// Whether the SessionStart hook adds the team memory index: from the first layer that sets
+    /// `memdir.recall` or `memdir.recall.sessionStart`; on when none does.
+    pub fn recall_session_start(&self) -> bool {
+        self.layers
+            .iter()
+            .find_map(|l| l.recall_session_start)
+            .unwrap_or(true)
+    }
+
     /// `autoMemoryEnabled` from the first layer that sets it.
     fn memory_enabled(&self) -> Option<(bool, &Path)> {
         self.layers
@@ -211,25 +222,29 @@ fn read_layer(
             }
         },
     };
-    let recall_prompt = match json.get("memdir").and_then(|m| m.get("recall")) {
-        None | Some(serde_json::Value::Null) => None,
-        Some(serde_json::Value::Bool(b)) => Some(*b),
-        Some(serde_json::Value::Object(parts)) => match parts.get("prompt") {
-            None | Some(serde_json::Value::Null) => None,
-            Some(serde_json::Value::Bool(b)) => Some(*b),
-            Some(_) => {
-                wrong_type("memdir.recall.prompt", "true or false");
-                None
+    let (recall_prompt, recall_session_start) =
+        match json.get("memdir").and_then(|m| m.get("recall")) {
+            None | Some(serde_json::Value::Null) => (None, None),
+            Some(serde_json::Value::Bool(b)) => (Some(*b), Some(*b)),
+            Some(serde_json::Value::Object(parts)) => {
+                let mut part = |key: &str| match parts.get(key) {
+                    None | Some(serde_json::Value::Null) => None,
+                    Some(serde_json::Value::Bool(b)) => Some(*b),
+                    Some(_) => {
+                        wrong_type(&format!("memdir.recall.{key}"), "true or false");
+                        None
+                    }
+                };
+                (part("prompt"), part("sessionStart"))
             }
-        },
-        Some(_) => {
-            wrong_type(
-                "memdir.recall",
-                "true, false or {\"prompt\": true or false}",
-            );
-            None
-        }
-    };
+            Some(_) => {
+                wrong_type(
+                    "memdir.recall",
+                    "true, false or {\"prompt\": …, \"sessionStart\": …}",
+                );
+                (None, None)
+            }
+        };
     let tracked_by_git = layer == SettingsLayer::Local && crate::repo::is_tracked(&file);
     if tracked_by_git {
         layer = SettingsLayer::Project;
@@ -242,6 +257,7 @@ fn read_layer(
         claude_md_excludes,
         extract_every,
         recall_prompt,
+        recall_session_start,
         tracked_by_git,
     })
 }

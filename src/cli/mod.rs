@@ -257,6 +257,8 @@ pub struct Resolved {
     pub extract_every: u32,
     /// Whether the prompt hook adds memories (`memdir.recall`).
     pub recall_prompt: bool,
+    /// Whether the SessionStart hook adds the team index (`memdir.recall`).
+    pub recall_session_start: bool,
 }
 
 impl Ctx {
@@ -297,6 +299,7 @@ impl Ctx {
             auto_memory: auto_memory(&self.env, &settings),
             extract_every: settings.extract_every(),
             recall_prompt: settings.recall_prompt(),
+            recall_session_start: settings.recall_session_start(),
             location,
         })
     }
@@ -338,6 +341,8 @@ pub struct HookPayload {
     pub tool_input: Option<serde_json::Value>,
     /// UserPromptSubmit: what the user typed.
     pub prompt: Option<String>,
+    /// SessionStart: `startup`, `resume`, `clear` or `compact`.
+    pub source: Option<String>,
 }
 
 impl HookPayload {

@@ -1,12 +1,15 @@
-//! `memdir recall`: what the UserPromptSubmit hook adds to a prompt (DESIGN §12): the memories,
-//! personal and team, that clear the bar for it and were not added earlier in the session.
+//! `memdir recall`: what the hooks add to a session (DESIGN §12): at SessionStart, the team
+//! memory index; at UserPromptSubmit, the memories, personal and team, that clear the bar for
+//! the prompt and were not added earlier in the session.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::Error;
-use crate::cli::{Ctx, Output, hook_mode};
+use crate::cli::{Ctx, HookPayload, Output, hook_mode};
 use crate::memory::age::format_age;
-use crate::recall::inject::{already_added, for_prompt, record_path};
+use crate::recall::inject::{
+    TEAM_INDEX_LABEL, already_added, for_prompt, forget, record_path, team_index,
+};
 use crate::recall::{Corpus, Scope};
 
 /// Show what recall adds to a prompt: the few memories that speak to it, within 3 memories and
@@ -20,9 +23,10 @@ pub struct RecallArgs {
         conflicts_with = "hook"
     )]
     pub prompt: Vec<String>,
-    /// Read a UserPromptSubmit hook payload (cwd, session_id, prompt) on stdin and answer with
-    /// the memories as additional context, each at most once per session; nothing when none
-    /// clears the bar.
+    /// Read a hook payload on stdin and answer with additional context: for UserPromptSubmit
+    /// (cwd, session_id, prompt), the memories for the prompt, each at most once per session,
+    /// nothing when none clears the bar; for SessionStart (cwd, session_id, source), the team
+    /// memory index, once per session (again after /clear or a compaction).
     #[arg(long)]
     pub hook: bool,
 }
@@ -30,16 +34,25 @@ pub struct RecallArgs {
 pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), Error> {
     if args.hook {
         return hook_mode::run(ctx, "recall --hook", output, |ctx, payload, output| {
-            let Some(prompt) = payload.prompt.as_deref() else {
-                return Err(Error::Usage("the payload has no prompt".into()));
+            let (event, text) = match payload.hook_event_name.as_deref() {
+                Some("SessionStart") => ("SessionStart", session_start(ctx, &payload, output)?),
+                _ => {
+                    let Some(prompt) = payload.prompt.as_deref() else {
+                        return Err(Error::Usage("the payload has no prompt".into()));
+                    };
+                    let session = payload.session_id.as_deref();
+                    (
+                        "UserPromptSubmit",
+                        recall(ctx, prompt, session, true, output)?,
+                    )
+                }
             };
-            let Some(text) = recall(ctx, prompt, payload.session_id.as_deref(), true, output)?
-            else {
+            let Some(text) = text else {
                 return Ok(());
             };
             output.json(&serde_json::json!({
                 "hookSpecificOutput": {
-                    "hookEventName": "UserPromptSubmit",
+                    "hookEventName": event,
                     "additionalContext": text,
                 }
             }))
@@ -49,6 +62,63 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
         Some(text) => output.data(&text),
         None => output.info("no memory clears the bar for this prompt"),
     }
+}
+
+/// The record of what recall added to `session`, when the memory dir has a repository and the
+/// session id is a plain file name.
+fn session_record(dir: &Path, session: Option<&str>) -> Result<Option<PathBuf>, Error> {
+    Ok(match session {
+        Some(session) if crate::repo::has_repository(dir)? => {
+            record_path(&dir.join(".git"), session)
+        }
+        _ => None,
+    })
+}
+
+/// Add `labels` to a session's record; a record that cannot be written costs a repeat later,
+/// not this answer.
+fn note_added(
+    record: Option<&Path>,
+    labels: &[String],
+    output: &mut Output<'_>,
+) -> Result<(), Error> {
+    if let Some(file) = record
+        && let Err(e) = crate::recall::inject::record(file, labels)
+    {
+        output.warn(&format!("{}: {e}", file.display()))?;
+    }
+    Ok(())
+}
+
+/// What SessionStart adds: the team memory index, unless the session (resumed) has it already.
+/// A context cleared or compacted has lost what recall added: its record starts over.
+fn session_start(
+    ctx: &Ctx,
+    payload: &HookPayload,
+    output: &mut Output<'_>,
+) -> Result<Option<String>, Error> {
+    let resolved = ctx.resolve(output)?;
+    resolved.check_enabled()?;
+    let dir = resolved.dir();
+    let record = session_record(dir, payload.session_id.as_deref())?;
+    if let Some(file) = &record
+        && matches!(payload.source.as_deref(), Some("clear" | "compact"))
+        && let Err(e) = forget(file)
+    {
+        output.warn(&format!("{}: {e}", file.display()))?;
+    }
+    if !resolved.recall_session_start {
+        return Ok(None);
+    }
+    let already = record.as_deref().map(already_added).unwrap_or_default();
+    if already.contains(TEAM_INDEX_LABEL) {
+        return Ok(None);
+    }
+    let Some(text) = team_index(dir)? else {
+        return Ok(None);
+    };
+    note_added(record.as_deref(), &[TEAM_INDEX_LABEL.to_string()], output)?;
+    Ok(Some(text))
 }
 
 /// The text recall adds to `prompt`, recorded for `session` (when given) so that it is added
@@ -70,12 +140,7 @@ fn recall(
     let team = dir.join("team");
     let sources: [(Scope, &Path); 2] = [(Scope::Personal, dir), (Scope::Team, &team)];
     let corpus = Corpus::read(&sources)?;
-    let record = match session {
-        Some(session) if crate::repo::has_repository(dir)? => {
-            record_path(&dir.join(".git"), session)
-        }
-        _ => None,
-    };
+    let record = session_record(dir, session)?;
     let already = record.as_deref().map(already_added).unwrap_or_default();
     let saved = crate::recall::saved_times(&sources)?;
     let now = chrono::Utc::now().timestamp();
@@ -88,11 +153,6 @@ fn recall(
     let Some(added) = for_prompt(&corpus, prompt, &already, age) else {
         return Ok(None);
     };
-    if let Some(record_file) = &record {
-        // A record that cannot be written costs a repeat later, not this prompt's memories.
-        if let Err(e) = crate::recall::inject::record(record_file, &added.labels) {
-            output.warn(&format!("{}: {e}", record_file.display()))?;
-        }
-    }
+    note_added(record.as_deref(), &added.labels, output)?;
     Ok(Some(added.text))
 }

@@ -1,7 +1,7 @@
 //! Claude Code's `settings.json` with memdir's hook entries merged in (DESIGN §11): Stop,
 //! SessionEnd and PreCompact run `memdir extract --hook`; PostToolUse on
-//! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`; UserPromptSubmit runs
-//! `memdir recall --hook`. Every other key and hook in the file is kept; an entry already there
+//! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`; UserPromptSubmit and
+//! SessionStart run `memdir recall --hook`. Every other key and hook in the file is kept; an entry already there
 //! is left alone; a memdir command of another path or older arguments is updated in place.
 //!
 //! The entries are `hooks/claude-settings.json`, compiled into the binary so that an installed
@@ -551,8 +551,13 @@ mod tests {
                 "SessionEnd",
                 "PreCompact",
                 "PostToolUse",
-                "UserPromptSubmit"
+                "UserPromptSubmit",
+                "SessionStart"
             ]
+        );
+        assert_eq!(
+            entries["hooks"]["SessionStart"][0]["hooks"][0],
+            serde_json::json!({"type": "command", "command": "memdir recall --hook"})
         );
         assert_eq!(
             entries["hooks"]["UserPromptSubmit"][0]["hooks"][0],
@@ -598,8 +603,8 @@ mod tests {
         assert_eq!(merge.replaced.len(), 3, "{merge:?}");
         assert_eq!(
             merge.added.len(),
-            2,
-            "PostToolUse, UserPromptSubmit: {merge:?}"
+            3,
+            "PostToolUse, UserPromptSubmit, SessionStart: {merge:?}"
         );
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 

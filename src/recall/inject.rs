@@ -1,13 +1,17 @@
-//! What recall adds to a prompt (DESIGN §12): the few memories that clear the bar for it and
-//! were not already added in this session, within a budget, as text the agent reads before the
-//! prompt; and the per-session record of what was added (`.git/memdir/recall/<session>`, one
-//! memory per line), so that a memory is added once.
+//! What recall adds to a session (DESIGN §12): at its start, the team memory index; at each
+//! prompt, the few memories that clear the bar for it and were not already added in this
+//! session, within a budget, as text the agent reads before the prompt; and the per-session
+//! record of what was added (`.git/memdir/recall/<session>`, one memory per line), so that each
+//! is added once (until the session's context is cleared or compacted).
 
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Corpus, Scope};
+use crate::memory::catalog::read_index_lossy;
+use crate::memory::load::load_index_for_context;
+use crate::memory::store::{INDEX_FILE, StoreError};
 
 /// At most this many memories are added for one prompt,
 pub const MAX_MEMORIES: usize = 3;
@@ -101,6 +105,35 @@ pub fn already_added(record: &Path) -> HashSet<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// What a session's record calls the team index once it has been added.
+pub const TEAM_INDEX_LABEL: &str = "team:MEMORY.md";
+
+/// The team memory index (`<memory dir>/team/MEMORY.md`) as SessionStart adds it: loaded as
+/// Claude Code loads an index (its first 200 lines and 25,000 characters, and its warning),
+/// under a line saying what it is; `None` when there is no team memory or its index is empty.
+pub fn team_index(memory_dir: &Path) -> Result<Option<String>, StoreError> {
+    let team = memory_dir.join("team");
+    let raw = read_index_lossy(&team, &mut Vec::new())?;
+    if raw.trim().is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "memdir: your team's shared memory index ({}; the topic files are beside it: read one \
+         when an entry bears on the task):\n\n{}",
+        team.join(INDEX_FILE).display(),
+        load_index_for_context(&raw)
+    )))
+}
+
+/// Forget what a session's record says was added: its context was cleared or compacted, and
+/// what was added may be gone from it.
+pub fn forget(record: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(record) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Add `labels` to a session's record.

@@ -22,6 +22,9 @@ fn memdir_entries(program: &str) -> Value {
         }],
         "UserPromptSubmit": [
             {"hooks": [{"type": "command", "command": format!("{program} recall --hook")}]}
+        ],
+        "SessionStart": [
+            {"hooks": [{"type": "command", "command": format!("{program} recall --hook")}]}
         ]
     }})
 }
@@ -60,6 +63,7 @@ fn fresh_install_writes_exactly_memdirs_entries() {
         "PreCompact",
         "PostToolUse",
         "UserPromptSubmit",
+        "SessionStart",
     ] {
         assert!(
             run.stdout.contains(event),
@@ -130,6 +134,7 @@ fn merge_keeps_every_other_setting_and_hook_in_order() {
             ("PreCompact", "memdir extract --hook"),
             ("PostToolUse", "memdir snapshot --hook"),
             ("UserPromptSubmit", "memdir recall --hook"),
+            ("SessionStart", "memdir recall --hook"),
         ]
     );
 
@@ -151,7 +156,8 @@ fn merge_keeps_every_other_setting_and_hook_in_order() {
             "Notification",
             "SessionEnd",
             "PreCompact",
-            "UserPromptSubmit"
+            "UserPromptSubmit",
+            "SessionStart"
         ]
     );
     assert_eq!(hooks["Notification"], json!([]));
@@ -238,7 +244,7 @@ fn command_sets_the_executable_and_updates_an_old_path() {
         ])
         .json();
     assert_eq!(json["added"], json!([]));
-    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(5), "{json}");
+    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(6), "{json}");
     // Replaced in place, not added next to the old command; quoted for the shell.
     assert_eq!(read_json(&file), memdir_entries("'/opt/my tools/memdir'"));
 }

@@ -599,3 +599,87 @@ fn search_history_finds_older_versions_and_deleted_memories_with_their_commit() 
     assert_eq!(names, ["db-pooling"]);
     crate::common::assert_git_clean(&dir);
 }
+
+fn start_payload(session: &str, source: &str, cwd: &std::path::Path) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": "/dev/null",
+        "cwd": cwd,
+        "hook_event_name": "SessionStart",
+        "source": source,
+    })
+    .to_string()
+}
+
+#[test]
+fn session_start_adds_the_team_index_once_per_context() {
+    let env = release_store();
+    let dir = env.memory_dir();
+    let session = "5e55107a-0000-4000-8000-000000000001";
+    let start = |source: &str| {
+        let run = env.run_with_stdin(
+            &["recall", "--hook"],
+            &start_payload(session, source, &env.project),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    // No team memory: nothing to add.
+    assert_eq!(start("startup"), "");
+    let team = dir.join("team");
+    std::fs::create_dir_all(&team).unwrap();
+    std::fs::write(
+        team.join("MEMORY.md"),
+        "- [Release train](release-train.md) — Releases go out on Tuesdays\n",
+    )
+    .unwrap();
+    let answer: serde_json::Value = serde_json::from_str(&start("startup")).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"],
+        "SessionStart"
+    );
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.starts_with("memdir: your team's shared memory index ("),
+        "{context}"
+    );
+    assert!(
+        context.ends_with("\n\n- [Release train](release-train.md) — Releases go out on Tuesdays"),
+        "{context}"
+    );
+    // Resumed, the session has it already; the prompt hook's memory is added once too.
+    assert_eq!(start("resume"), "");
+    let prompt = prompt_payload(session, RELEASE_PROMPT, &env.project);
+    assert!(
+        env.run_with_stdin(&["recall", "--hook"], &prompt)
+            .stdout
+            .contains("release-train")
+    );
+    assert_eq!(
+        env.run_with_stdin(&["recall", "--hook"], &prompt).stdout,
+        ""
+    );
+    // Compacted (or cleared), the context lost both: each is added again.
+    assert!(start("compact").contains("Release train"));
+    assert!(
+        env.run_with_stdin(&["recall", "--hook"], &prompt)
+            .stdout
+            .contains("release-train")
+    );
+    assert!(start("clear").contains("Release train"));
+    // Turned off in settings: nothing, but the prompt hook goes on.
+    std::fs::write(
+        env.home.join(".claude/settings.json"),
+        r#"{"memdir": {"recall": {"sessionStart": false}}}"#,
+    )
+    .unwrap();
+    assert_eq!(start("clear"), "");
+    assert!(
+        env.run_with_stdin(&["recall", "--hook"], &prompt)
+            .stdout
+            .contains("release-train")
+    );
+    crate::common::assert_git_clean(&dir);
+}
