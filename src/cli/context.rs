@@ -1,5 +1,6 @@
 //! `memdir context`: the instruction stack exactly as Claude Code 2.1.x sends it to the model at
-//! session start (DESIGN §5), and, with `--explain`, where every part came from.
+//! session start (DESIGN §5), and, with `--explain`, where every part came from and what
+//! memdir's own hooks add beside it (§12).
 
 use std::path::PathBuf;
 
@@ -45,7 +46,9 @@ pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(),
         return output.json(&to_json(&stack, &text));
     }
     if args.explain {
-        return output.data(&explain(&stack));
+        let mut text = explain(&stack);
+        text.push_str(&explain_additions(ctx, output)?);
+        return output.data(&text);
     }
     output.data(&text)
 }
@@ -93,6 +96,47 @@ fn explain(stack: &Stack) -> String {
         out.push_str(&format!("warning: {}\n", w.describe()));
     }
     out
+}
+
+/// What memdir's hooks add to a session beside the stack (DESIGN §12), marked as memdir's: the
+/// team memory index at SessionStart, and memories at each prompt; empty when auto memory is off
+/// or `memdir.recall` turns both off.
+fn explain_additions(ctx: &Ctx, output: &mut Output<'_>) -> Result<String, Error> {
+    let resolved = ctx.resolve(output)?;
+    if resolved.check_enabled().is_err() {
+        return Ok(String::new());
+    }
+    let mut out = String::new();
+    if resolved.recall_session_start
+        && let Some(index) = crate::recall::inject::team_index(resolved.dir())?
+    {
+        out.push_str(&format!(
+            "+   memdir   {:>6}  {:<27}  {}\n",
+            index.encode_utf16().count(),
+            "SessionStart: recall --hook",
+            resolved
+                .dir()
+                .join("team")
+                .join(crate::memory::taxonomy::INDEX_FILE)
+                .display()
+        ));
+    }
+    if resolved.recall_prompt {
+        out.push_str(&format!(
+            "+   memdir   {:>6}  {:<27}  {}\n",
+            "-",
+            "each prompt: recall --hook",
+            "the memories that clear the bar for the prompt, at most 3 and 4 KB \
+             (memdir recall PROMPT shows them)"
+        ));
+    }
+    if !out.is_empty() {
+        out.insert_str(
+            0,
+            "added by memdir's hooks (memdir hooks install --claude), not by Claude Code:\n",
+        );
+    }
+    Ok(out)
 }
 
 fn to_json(stack: &Stack, text: &str) -> serde_json::Value {

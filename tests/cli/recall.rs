@@ -683,3 +683,24 @@ fn session_start_adds_the_team_index_once_per_context() {
     );
     crate::common::assert_git_clean(&dir);
 }
+
+#[test]
+fn context_explain_says_what_recall_adds_unless_it_is_off() {
+    let env = release_store();
+    let explain = env.ok(&["context", "--explain"]).stdout;
+    assert!(
+        explain.contains("added by memdir's hooks (memdir hooks install --claude), not by Claude Code:\n+   memdir        -  each prompt: recall --hook"),
+        "{explain}"
+    );
+    assert!(
+        !explain.contains("SessionStart"),
+        "no team memory: {explain}"
+    );
+    std::fs::write(
+        env.home.join(".claude/settings.json"),
+        r#"{"memdir": {"recall": false}}"#,
+    )
+    .unwrap();
+    let explain = env.ok(&["context", "--explain"]).stdout;
+    assert!(!explain.contains("memdir's hooks"), "{explain}");
+}

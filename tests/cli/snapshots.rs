@@ -97,6 +97,13 @@ fn context_explained() {
         "---\npaths: src/api/**\n---\nValidate every request body.\n",
     )
     .expect("rule");
+    let team = env.memory_dir().join("team");
+    std::fs::create_dir_all(&team).expect("team");
+    std::fs::write(
+        team.join("MEMORY.md"),
+        "- [Release train](release-train.md) — Releases go out on Tuesdays\n",
+    )
+    .expect("team index");
     insta::assert_snapshot!(env.normalised(&env.ok(&["context", "--explain"]).stdout));
 }
 
