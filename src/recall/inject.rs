@@ -136,10 +136,17 @@ pub fn forget(record: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Add `labels` to a session's record.
+/// A session's record untouched for this long is removed when another session starts one.
+const RECORD_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+
+/// Add `labels` to a session's record. A session's first record removes those of sessions not
+/// heard from in 30 days, so that the folder does not grow with every session ever run.
 pub fn record(record: &Path, labels: &[String]) -> std::io::Result<()> {
     if let Some(dir) = record.parent() {
         std::fs::create_dir_all(dir)?;
+        if std::fs::symlink_metadata(record).is_err() {
+            prune(dir);
+        }
     }
     let mut file = crate::input::open_append(record, true)?;
     let mut lines = String::new();
@@ -148,6 +155,24 @@ pub fn record(record: &Path, labels: &[String]) -> std::io::Result<()> {
         lines.push('\n');
     }
     file.write_all(lines.as_bytes())
+}
+
+/// Remove the records in `dir` not written for [`RECORD_KEPT_FOR`] (best effort: a record that
+/// cannot be removed is left).
+fn prune(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > RECORD_KEPT_FOR));
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]

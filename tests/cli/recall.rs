@@ -704,3 +704,28 @@ fn context_explain_says_what_recall_adds_unless_it_is_off() {
     let explain = env.ok(&["context", "--explain"]).stdout;
     assert!(!explain.contains("memdir's hooks"), "{explain}");
 }
+
+#[test]
+fn a_new_session_removes_records_of_sessions_gone_for_a_month() {
+    let env = release_store();
+    let records = env.memory_dir().join(".git/memdir/recall");
+    std::fs::create_dir_all(&records).unwrap();
+    let old = records.join("old-session");
+    let recent = records.join("recent-session");
+    for (file, days) in [(&old, 31), (&recent, 29)] {
+        let f = std::fs::File::create(file).unwrap();
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(days * 24 * 3600);
+        f.set_modified(when).unwrap();
+    }
+    let run = env.run_with_stdin(
+        &["recall", "--hook"],
+        &prompt_payload("new-session", RELEASE_PROMPT, &env.project),
+    );
+    assert!(run.stdout.contains("release-train"), "{}", run.stdout);
+    assert!(!old.exists(), "a record untouched for 31 days is removed");
+    assert!(recent.exists(), "one touched 29 days ago is kept");
+    assert_eq!(
+        std::fs::read_to_string(records.join("new-session")).unwrap(),
+        "release-train\n"
+    );
+}
