@@ -7,10 +7,14 @@ use std::path::{Path, PathBuf};
 use crate::Error;
 use crate::cli::{Ctx, HookPayload, Output, hook_mode};
 use crate::memory::age::format_age;
+use crate::memory::catalog::read_index_lossy;
+use crate::memory::index::Index;
+use crate::memory::load::invisible_entries;
 use crate::recall::inject::{
     TEAM_INDEX_LABEL, already_added, for_prompt, forget, record_path, team_index,
 };
 use crate::recall::{Corpus, Scope};
+use crate::review::verify::{Status, read_cache};
 
 /// Show what recall adds to a prompt: the few memories that speak to it, within 3 memories and
 /// 4 KB.
@@ -90,8 +94,9 @@ fn note_added(
     Ok(())
 }
 
-/// What SessionStart adds: the team memory index, unless the session (resumed) has it already.
-/// A context cleared or compacted has lost what recall added: its record starts over.
+/// What SessionStart adds: the team memory index, and notes on the memories of the loaded index
+/// that `verify` last found stale, each unless the session (resumed) has it already. A context
+/// cleared or compacted has lost what recall added: its record starts over.
 fn session_start(
     ctx: &Ctx,
     payload: &HookPayload,
@@ -111,14 +116,103 @@ fn session_start(
         return Ok(None);
     }
     let already = record.as_deref().map(already_added).unwrap_or_default();
-    if already.contains(TEAM_INDEX_LABEL) {
+    let mut parts = Vec::new();
+    let mut labels = Vec::new();
+    if !already.contains(TEAM_INDEX_LABEL)
+        && let Some(text) = team_index(dir)?
+    {
+        parts.push(text);
+        labels.push(TEAM_INDEX_LABEL.to_string());
+    }
+    if let Some((text, stale)) = stale_notes(dir, &ctx.project(), &already)? {
+        parts.push(text);
+        labels.extend(stale);
+    }
+    if parts.is_empty() {
         return Ok(None);
     }
-    let Some(text) = team_index(dir)? else {
+    note_added(record.as_deref(), &labels, output)?;
+    Ok(Some(parts.join("\n\n")))
+}
+
+/// How old `verify`'s kept result may be before SessionStart starts a new one.
+const VERIFY_KEPT_FOR_SECS: i64 = 600;
+/// At most this many stale memories are named at SessionStart.
+const MAX_STALE_NOTES: usize = 5;
+
+/// Notes on the memories of the loaded index (Claude Code's first 200 lines and 25,000
+/// characters) that `verify` last found stale against `project`, not in `already`; and their
+/// record labels (`stale:<name>`). `verify` reads the project, which can take seconds: the hook
+/// reads its kept result and, when that is missing, of another project or over ten minutes
+/// old, starts a new one in the background for the next session.
+fn stale_notes(
+    dir: &Path,
+    project: &Path,
+    already: &std::collections::HashSet<String>,
+) -> Result<Option<(String, Vec<String>)>, Error> {
+    if !crate::repo::has_repository(dir)? {
+        return Ok(None);
+    }
+    let git_dir = dir.join(".git");
+    let cached = read_cache(&git_dir);
+    let fresh = cached.as_ref().is_some_and(|c| {
+        c.project == project && chrono::Utc::now().timestamp() - c.time < VERIFY_KEPT_FOR_SECS
+    });
+    if !fresh {
+        let log = git_dir.join("memdir").join("verify.log");
+        let args = [
+            "verify".as_ref(),
+            "--cache".as_ref(),
+            "--memory-dir".as_ref(),
+            dir.as_os_str(),
+            "--project".as_ref(),
+            project.as_os_str(),
+        ];
+        let started =
+            crate::log_file::open(&log).and_then(|file| crate::process::spawn_detached(args, file));
+        if let Err(e) = started {
+            crate::log_file::append(&log, &format!("could not start memdir verify: {e}"));
+        }
+    }
+    let Some(cached) = cached.filter(|c| c.project == project) else {
         return Ok(None);
     };
-    note_added(record.as_deref(), &[TEAM_INDEX_LABEL.to_string()], output)?;
-    Ok(Some(text))
+    let raw = read_index_lossy(dir, &mut Vec::new())?;
+    let index = Index::parse(&raw);
+    let invisible: Vec<String> = invisible_entries(&raw)
+        .into_iter()
+        .map(|e| e.file_name().to_string())
+        .collect();
+    let mut lines = Vec::new();
+    let mut labels = Vec::new();
+    for verdict in cached.memories.iter().filter(|v| v.status == Status::Stale) {
+        let file = format!("{}.md", verdict.name);
+        let label = format!("stale:{}", verdict.name);
+        if index.entry_for(&file).is_none() || invisible.contains(&file) || already.contains(&label)
+        {
+            continue;
+        }
+        lines.push(format!(
+            "- `{}` {}",
+            verdict.name,
+            verdict.evidence.join("; ")
+        ));
+        labels.push(label);
+        if lines.len() == MAX_STALE_NOTES {
+            break;
+        }
+    }
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((
+        format!(
+            "memdir: these memories in MEMORY.md no longer match the project as it is now \
+             (memdir verify); check one before relying on it:\n{}",
+            lines.join("\n")
+        ),
+        labels,
+    )))
 }
 
 /// The text recall adds to `prompt`, recorded for `session` (when given) so that it is added

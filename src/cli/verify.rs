@@ -3,7 +3,7 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
-use crate::review::verify::{Status, subjects, verify_report};
+use crate::review::verify::{Cached, Status, subjects, verify_report, write_cache};
 
 /// Check each memory against the project as it is now.
 ///
@@ -16,6 +16,10 @@ pub struct VerifyArgs {
     /// status being "ok", "stale" or "nothing_to_check".
     #[arg(long)]
     pub json: bool,
+    /// Keep the result in `.git/memdir/verify.json` for the SessionStart hook instead of
+    /// printing it (the hook starts this in the background).
+    #[arg(long, hide = true, conflicts_with = "json")]
+    pub cache: bool,
 }
 
 pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -30,6 +34,23 @@ pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), 
             "the project is no git repository and has over {} files: only the first were searched, and symbols not found in them are not judged",
             crate::review::verify::MAX_WALKED_FILES
         ))?;
+    }
+    if args.cache {
+        if !crate::repo::has_repository(resolved.dir())? {
+            return Ok(());
+        }
+        let cached = Cached {
+            project: ctx.project(),
+            time: chrono::Utc::now().timestamp(),
+            memories: report.verdicts,
+        };
+        let git_dir = resolved.dir().join(".git");
+        return write_cache(&git_dir, &cached).map_err(|e| {
+            Error::Failed(format!(
+                "cannot keep the result in {}: {e}",
+                git_dir.display()
+            ))
+        });
     }
     if args.json {
         let memories = serde_json::to_value(&report.verdicts)

@@ -40,8 +40,6 @@ pub enum ExtractError {
     State(#[from] crate::atomic::FileError),
     #[error("opening {}: {source}", path.display())]
     WorkerLock { path: PathBuf, source: io::Error },
-    #[error("finding the memdir executable: {0}")]
-    FindExecutable(#[source] io::Error),
     #[error("starting the extraction worker (log {}): {source}", log.display())]
     StartWorker { log: PathBuf, source: io::Error },
     #[error(

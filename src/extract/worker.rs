@@ -254,27 +254,18 @@ fn describe(served: &Served) -> String {
 /// Start a detached worker for `memory_dir`: its own process group, no terminal, output to the
 /// log. The caller returns at once; the worker outlives it.
 fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
-    let exe = std::env::current_exe().map_err(ExtractError::FindExecutable)?;
     let log_path = log_path(git_dir);
     let io = |source| ExtractError::StartWorker {
         log: log_path.clone(),
         source,
     };
     let log = crate::log_file::open(&log_path).map_err(io)?;
-    let mut command = std::process::Command::new(exe);
-    command
-        .arg("extract")
-        .arg("--worker")
-        .arg("--memory-dir")
-        .arg(memory_dir)
-        .args(extractor_flags(extractor))
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(log);
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    command.spawn().map_err(io)?;
-    Ok(())
+    let mut args: Vec<std::ffi::OsString> = ["extract", "--worker", "--memory-dir"]
+        .map(std::ffi::OsString::from)
+        .into();
+    args.push(memory_dir.into());
+    args.extend(extractor_flags(extractor).into_iter().map(Into::into));
+    crate::process::spawn_detached(args, log).map_err(io)
 }
 
 /// The `memdir extract` flags that name `extractor`, for the worker it starts.

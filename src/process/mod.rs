@@ -239,6 +239,24 @@ fn read_head(mut stream: impl Read, max: usize) -> Vec<u8> {
     head
 }
 
+/// Start memdir itself again with `args`, detached: in its own process group, stdin and stdout
+/// closed, stderr to `log`. The caller returns at once; the child outlives it (the extraction
+/// worker, background packing, the refresh of `verify`'s cache).
+pub fn spawn_detached<I, S>(args: I, log: std::fs::File) -> std::io::Result<()>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut command = Command::new(std::env::current_exe()?);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .process_group(0);
+    command.spawn().map(drop)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -67,19 +67,10 @@ pub fn failed_lately(git_dir: &Path) -> bool {
 /// logged there, and the next commit tries again.
 pub fn start(git_dir: &Path, memory_dir: &Path) {
     let log_path = git_dir.join("memdir").join("pack.log");
-    let started = (|| -> std::io::Result<()> {
-        let log = crate::log_file::open(&log_path)?;
-        let mut command = std::process::Command::new(std::env::current_exe()?);
-        command
-            .args(["pack", "--auto", "--quiet", "--memory-dir"])
-            .arg(memory_dir)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(log);
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        command.spawn().map(drop)
-    })();
+    let started = crate::log_file::open(&log_path).and_then(|log| {
+        let args = ["pack", "--auto", "--quiet", "--memory-dir"].map(std::ffi::OsStr::new);
+        crate::process::spawn_detached(args.into_iter().chain([memory_dir.as_os_str()]), log)
+    });
     if let Err(e) = started {
         crate::log_file::append(&log_path, &format!("could not start memdir pack: {e}"));
     }

@@ -729,3 +729,54 @@ fn a_new_session_removes_records_of_sessions_gone_for_a_month() {
         "release-train\n"
     );
 }
+
+#[test]
+fn session_start_names_the_memories_verify_found_stale_and_refreshes_it_in_the_background() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.project.join("src")).unwrap();
+    std::fs::write(env.project.join("src/api.rs"), "pub fn serve() {}\n").unwrap();
+    env.save(
+        "project",
+        "db-layout",
+        "The schema lives in one file",
+        "Tables are defined in `src/db/schema.ts`.",
+    );
+    env.save(
+        "project",
+        "api-entry",
+        "The API starts in one file",
+        "The server starts in `src/api.rs`.",
+    );
+    let dir = env.memory_dir();
+    let cache = dir.join(".git/memdir/verify.json");
+    let start = |session: &str| {
+        let run = env.run_with_stdin(
+            &["recall", "--hook"],
+            &start_payload(session, "startup", &env.project),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    // Nothing verified yet: nothing to say, and a verification starts in the background.
+    assert_eq!(start("s-1"), "");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !cache.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(cache.is_file(), "SessionStart started no verification");
+    let answer: serde_json::Value = serde_json::from_str(&start("s-2")).unwrap();
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        context,
+        "memdir: these memories in MEMORY.md no longer match the project as it is now (memdir verify); check one before relying on it:\n- `db-layout` names src/db/schema.ts, which does not exist"
+    );
+    // Resumed, the session has heard it.
+    let run = env.run_with_stdin(
+        &["recall", "--hook"],
+        &start_payload("s-2", "resume", &env.project),
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+    crate::common::assert_git_clean(&dir);
+}

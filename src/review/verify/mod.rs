@@ -55,7 +55,7 @@ pub struct Subject {
     pub text: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Every path it names exists and every symbol it names is found.
@@ -77,7 +77,7 @@ impl Status {
 }
 
 /// What verification found for one memory.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Verdict {
     pub name: String,
     pub status: Status,
@@ -98,6 +98,45 @@ pub struct Report {
     /// False when the walk of a project that is no git repository stopped at
     /// [`MAX_WALKED_FILES`]; symbols not found were then not judged.
     pub complete: bool,
+}
+
+/// The last verification of a memory dir against a project, kept for the SessionStart hook
+/// (`.git/memdir/verify.json`: a cache, refreshed in the background; deleting it loses nothing).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Cached {
+    pub project: PathBuf,
+    /// When it was made: seconds since the epoch.
+    pub time: i64,
+    pub memories: Vec<Verdict>,
+}
+
+/// The cache is read up to this size (a verdict is a few hundred bytes).
+const MAX_CACHE_BYTES: u64 = 8 * 1024 * 1024;
+
+fn cache_path(git_dir: &Path) -> PathBuf {
+    git_dir.join("memdir").join("verify.json")
+}
+
+/// Keep `cached` for the SessionStart hook, replacing what was kept.
+pub fn write_cache(git_dir: &Path, cached: &Cached) -> std::io::Result<()> {
+    let text = serde_json::to_vec(cached).map_err(std::io::Error::other)?;
+    let path = cache_path(git_dir);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::atomic::replace(&path, &text)
+}
+
+/// What was kept, when there is a cache that reads (never through a symlink, never over its
+/// cap).
+pub fn read_cache(git_dir: &Path) -> Option<Cached> {
+    let bytes = crate::input::read_regular_with(
+        &cache_path(git_dir),
+        MAX_CACHE_BYTES,
+        crate::input::Follow::No,
+    )
+    .ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// Check each memory against the project at `project` (DESIGN §9).
