@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark: `memdir search` and the UserPromptSubmit hook (`memdir recall --hook`, the payload
-# on stdin) as whole processes, on stores of N memories made from the development set's memories
+# Benchmark: `memdir search` and the UserPromptSubmit and SessionStart hooks (`memdir recall
+# --hook`, the payload on stdin) as whole processes, on stores of N memories made from the development set's memories
 # (fixtures/recall/dev/store-d, real lengths; copied round with numbered names), committed once,
 # with its 22 team memories in team/. Issue 14's budget: the hook under 15 ms at 1,000.
 #
@@ -34,9 +34,14 @@ PY
     "$memdir" --memory-dir "$dir" snapshot -q
     prompt='the general pool in prod sits at ~40% cpu, can we lower max nodes and move to n2-standard-4?'
     python3 -c 'import json,sys; print(json.dumps({"session_id": "bench", "cwd": sys.argv[1], "hook_event_name": "UserPromptSubmit", "prompt": sys.argv[2]}))' "$dir" "$prompt" >"$work/payload.json"
+    # SessionStart: a new session each run (the session id is the shell's pid), verify's result
+    # kept beforehand (as after the first session), the team index added.
+    "$memdir" --memory-dir "$dir" --project "$dir" verify --cache
+    printf '{"session_id": "start-%%s", "cwd": "%s", "hook_event_name": "SessionStart", "source": "startup"}' "$dir" >"$work/start.fmt"
     hyperfine -N --warmup 3 --runs "${RUNS:-30}" --export-json "$out/recall-$n.json" --export-markdown "$out/recall-$n.md" \
       -n "search ($n memories)" "$memdir --memory-dir $dir search -n 5 $prompt" \
-      -n "recall --hook ($n memories)" "bash -c '$memdir --memory-dir $dir recall --hook < $work/payload.json'"
+      -n "recall --hook ($n memories)" "bash -c '$memdir --memory-dir $dir recall --hook < $work/payload.json'" \
+      -n "recall --hook at SessionStart ($n memories)" "bash -c 'printf \"\$(cat $work/start.fmt)\" \$\$ | $memdir --memory-dir $dir recall --hook'"
     test -z "$(git -C "$dir" status --porcelain)"
   done
 done
