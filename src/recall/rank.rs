@@ -72,12 +72,25 @@ fn count(
         .collect()
 }
 
+/// A query is read up to this many bytes: a prompt can be a pasted log of megabytes, and what
+/// it asks is in its first lines.
+const MAX_QUERY_BYTES: usize = 16 * 1024;
+/// And at most this many of its distinct terms count (each document keeps a count per term).
+const MAX_QUERY_TERMS: usize = 256;
+
 /// The documents of `docs` that match `query` at all, best first (ties in document order).
 pub fn rank(query: &str, docs: &[Fields<'_>]) -> Vec<Scored> {
     let tokenizer = Tokenizer::default();
-    let mut terms = tokenizer.terms(query);
+    let mut end = query.len().min(MAX_QUERY_BYTES);
+    while !query.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut terms = tokenizer.terms(&query[..end]);
+    // The first distinct terms, in the query's order, then sorted for the scoring.
+    let mut first = std::collections::HashSet::new();
+    terms.retain(|t| first.insert(t.clone()));
+    terms.truncate(MAX_QUERY_TERMS);
     terms.sort();
-    terms.dedup();
     if terms.is_empty() || docs.is_empty() {
         return Vec::new();
     }
@@ -191,6 +204,19 @@ mod tests {
         assert!(ranked(&[RELEASE], "quantum entanglement").is_empty());
         assert!(ranked(&[RELEASE], "").is_empty());
         assert!(ranked(&[], "release").is_empty());
+    }
+
+    #[test]
+    fn a_huge_query_counts_only_its_beginning() {
+        // A pasted log of megabytes: only its first 16 KiB and 256 distinct terms count, so a
+        // memory it names at its very start is found, and one named only at its end is not.
+        let mut query = String::from("flaky checkout ");
+        for i in 0..200_000 {
+            query.push_str(&format!("w{i} "));
+        }
+        query.push_str("release checklist");
+        let hits = ranked(&[RELEASE, FLAKY], &query);
+        assert_eq!(hits.iter().map(|h| h.doc).collect::<Vec<_>>(), [1]);
     }
 
     #[test]

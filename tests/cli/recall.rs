@@ -780,3 +780,37 @@ fn session_start_names_the_memories_verify_found_stale_and_refreshes_it_in_the_b
     assert_eq!((run.code, run.stdout.as_str()), (0, ""));
     crate::common::assert_git_clean(&dir);
 }
+
+#[test]
+fn a_prompt_of_megabytes_is_answered_within_the_memory_limit() {
+    // A pasted log: 20 MB of distinct words (the payload cap is 32 MiB), against 100 memories.
+    // Counting every word of it in every memory took over the 1 GB limit and killed the hook
+    // (Claude Code shows that as a hook error); only its beginning is read now. Mostly noise,
+    // it clears no bar: the hook answers nothing, and exits 0.
+    let mut env = TestEnv::new();
+    env.limit_memory(crate::common::HOSTILE_LIMIT_KB);
+    let dir = env.root.join("memory");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut index = String::new();
+    for i in 0..100 {
+        std::fs::write(
+            dir.join(format!("m-{i}.md")),
+            format!("---\nname: m-{i}\ndescription: memory {i} about releases\ntype: project\n---\nBody {i}.\n"),
+        )
+        .unwrap();
+        index.push_str(&format!(
+            "- [M {i}](m-{i}.md) — memory {i} about releases\n"
+        ));
+    }
+    std::fs::write(dir.join("MEMORY.md"), index).unwrap();
+    let mut prompt = String::from(RELEASE_PROMPT);
+    let mut i = 0u64;
+    while prompt.len() < 20_000_000 {
+        prompt.push_str(&format!(" w{i}"));
+        i += 1;
+    }
+    let payload = prompt_payload("big-prompt", &prompt, &env.project);
+    let dir = dir.display().to_string();
+    let run = env.run_with_stdin(&["--memory-dir", &dir, "recall", "--hook"], &payload);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+}
