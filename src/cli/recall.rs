@@ -54,6 +54,9 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
             let Some(text) = text else {
                 return Ok(());
             };
+            // Memories are text others wrote (a teammate, an agent): they must not pass for the
+            // harness's own tags, as Claude Code makes sure of for the memory index it loads.
+            let text = crate::stack::neutralize::neutralize_tags(&text);
             output.json(&serde_json::json!({
                 "hookSpecificOutput": {
                     "hookEventName": event,
