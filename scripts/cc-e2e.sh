@@ -27,7 +27,8 @@
 #      UserPromptSubmit hook (`memdir recall --hook`) in the model request; resumed with a second
 #      such prompt, the request carries that memory once, not twice;
 #   4c. sessions T, T2: with a team/ folder in the memory dir, SessionStart (`recall --hook`)
-#      adds its index: the request carries it once, and once after --resume;
+#      adds its index, and names a memory `verify` found stale: the request carries each once,
+#      and once after --resume;
 #   5. session C: A resumed with `/compact`; PreCompact → `memdir extract --hook` must succeed, and
 #      the compaction summary (worded like an instruction) must not become a memory;
 #   6. sessions D–G: the hooks never get in the way (DESIGN §11). Each session writes a file and
@@ -492,9 +493,16 @@ team_line='- [Release train](release-train.md) — Team releases go out on Tuesd
 mkdir -p "$mem/team"
 printf '%s\n' "$team_line" >"$mem/team/MEMORY.md"
 printf -- '---\nname: release-train\ndescription: Team releases go out on Tuesdays after the staging soak\ntype: project\n---\nCut on Monday, ship on Tuesday.\n' >"$mem/team/release-train.md"
+# A memory that names a file the project does not have: verify's kept result (made here as the
+# hook would start it in the background) makes SessionStart name it as stale.
+check "md save db-layout (names src/db/schema.ts, which the project lacks); verify --cache" \
+  md save -q --type project --name db-layout --description 'The schema lives in src/db/schema.ts' --body 'Tables are defined in src/db/schema.ts.'
+check "verify --cache keeps its result in .git/memdir/verify.json" md verify --cache
 echo '[{"text": "Noted."}]' >"$scratch/script-t.json"
 session T "$scratch/script-t.json" 'Summarise the repository layout in one line.'
 sid_t=$sid
+check "session T: the request names db-layout as stale once (added at SessionStart)" \
+  test "$(body_count T '`db-layout` names src/db/schema.ts, which does not exist')" == 1
 check "session T: the request carries the team index line once (added at SessionStart)" \
   test "$(body_count T "$team_line")" == 1
 check "session T: .git/memdir/recall/$sid_t records the team index" grep -qxF 'team:MEMORY.md' "$mem/.git/memdir/recall/$sid_t"
