@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         quiet: cli.global.quiet,
         verbose: cli.global.verbose,
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        terminal: std::io::IsTerminal::is_terminal(&std::io::stdout()),
     };
     let result = run(&cli, env, &mut output);
     let flushed = out.flush();
@@ -66,9 +67,15 @@ fn main() -> ExitCode {
             if wants_json {
                 let _ = writeln!(err, "{}", e.to_json());
             } else {
-                let _ = writeln!(err, "error: {e}");
+                // What went wrong may quote a file's name or content: escaped on a terminal.
+                let shown = |text: String| match std::io::IsTerminal::is_terminal(&std::io::stderr())
+                {
+                    true => memdir::cli::on_terminal(&text).into_owned(),
+                    false => text,
+                };
+                let _ = writeln!(err, "error: {}", shown(e.to_string()));
                 for hint in e.hints() {
-                    let _ = writeln!(err, "hint: {hint}");
+                    let _ = writeln!(err, "hint: {}", shown(hint.to_string()));
                 }
             }
             ExitCode::from(e.exit_code())

@@ -154,6 +154,31 @@ pub struct Output<'a> {
     pub verbose: bool,
     /// stderr is a terminal: progress lines are shown there.
     pub progress: bool,
+    /// stdout is a terminal: control characters in what is printed there are shown escaped.
+    pub terminal: bool,
+}
+
+/// `text` with its control characters but line breaks and tabs shown as escapes (`\u{1b}`):
+/// memories are text others wrote (a teammate, an agent, a repository), and an escape sequence
+/// printed raw on a terminal can retitle it, clear it or hide lines.
+pub fn on_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c.is_control() && c != '\n' && c != '\t' {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
 }
 
 impl Output<'_> {
@@ -162,7 +187,7 @@ impl Output<'_> {
         if self.quiet {
             return Ok(());
         }
-        writeln!(self.out, "{line}").map_err(stdout_error)
+        self.data(&format!("{line}\n"))
     }
 
     /// A line shown only with `-v`.
@@ -170,11 +195,17 @@ impl Output<'_> {
         if !self.verbose || self.quiet {
             return Ok(());
         }
-        writeln!(self.out, "{line}").map_err(stdout_error)
+        self.data(&format!("{line}\n"))
     }
 
-    /// Data the command exists to print (shown even with `-q`).
+    /// Data the command exists to print (shown even with `-q`); byte for byte unless stdout is
+    /// a terminal ([`on_terminal`]).
     pub fn data(&mut self, text: &str) -> Result<(), Error> {
+        let text = if self.terminal {
+            on_terminal(text)
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         self.out.write_all(text.as_bytes()).map_err(stdout_error)
     }
 
@@ -196,6 +227,11 @@ impl Output<'_> {
 
     /// `warning: …` on stderr.
     pub fn warn(&mut self, line: &str) -> Result<(), Error> {
+        let line = if self.progress {
+            on_terminal(line)
+        } else {
+            std::borrow::Cow::Borrowed(line)
+        };
         writeln!(self.err, "warning: {line}").map_err(|source| Error::Io {
             context: "writing to stderr".into(),
             source,

@@ -356,6 +356,32 @@ impl TestEnv {
         cmd
     }
 
+    /// Run memdir with `args` with its stdout and stderr on a pseudo-terminal (util-linux's
+    /// `script`), as a person at a terminal sees it; what the terminal was sent.
+    pub fn on_terminal(&self, args: &[&str]) -> String {
+        let quote = |word: &str| format!("'{}'", word.replace('\'', "'\\''"));
+        let mut line = quote(&Self::binary().display().to_string());
+        for arg in args {
+            line.push(' ');
+            line.push_str(&quote(arg));
+        }
+        let mut script = std::process::Command::new("/usr/bin/script");
+        script
+            .args(["-qec", &line, "/dev/null"])
+            .env_clear()
+            .current_dir(&self.project)
+            .stdin(std::process::Stdio::null());
+        for (k, v) in &self.vars {
+            script.env(k, v);
+        }
+        let out = script.output().expect("util-linux script runs");
+        assert!(
+            out.status.success(),
+            "memdir {args:?} on a terminal: {out:?}"
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// Run memdir with `args` and no stdin.
     pub fn run(&self, args: &[&str]) -> Run {
         Run::from_output(

@@ -748,3 +748,37 @@ fn an_agents_save_with_a_secret_in_its_title_is_refused() {
     let index = std::fs::read_to_string(dir.join("MEMORY.md")).unwrap_or_default();
     assert!(!index.contains(TOKEN), "{index}");
 }
+
+#[test]
+fn escape_sequences_in_a_memory_are_shown_escaped_on_a_terminal_and_kept_in_a_pipe() {
+    // A description (YAML's "\e" is ESC) that would retitle a terminal and clear it.
+    let env = crate::common::TestEnv::new();
+    let dir = env.root.join("memory");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("evil.md"),
+        "---\nname: evil\ndescription: \"release \\e]0;pwned\\a notes \\e[2J\"\ntype: project\n---\nrelease body\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("MEMORY.md"), "- [Evil](evil.md) — release notes\n").unwrap();
+    let dir = dir.display().to_string();
+    // Piped, the bytes are the memory's own (byte-for-byte output stays so).
+    let piped = env.ok(&["--memory-dir", &dir, "search", "release"]).stdout;
+    assert!(
+        piped.contains("release \u{1b}]0;pwned\u{7} notes \u{1b}[2J"),
+        "{piped:?}"
+    );
+    // On a terminal, they are escaped.
+    for command in [&["search", "release"][..], &["list"]] {
+        let args: Vec<&str> = ["--memory-dir", dir.as_str()]
+            .into_iter()
+            .chain(command.iter().copied())
+            .collect();
+        let shown = env.on_terminal(&args);
+        assert!(
+            shown.contains("release \\u{1b}]0;pwned\\u{7} notes \\u{1b}[2J"),
+            "{command:?}: {shown:?}"
+        );
+        assert!(!shown.contains('\u{1b}'), "{command:?}: {shown:?}");
+    }
+}

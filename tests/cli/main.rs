@@ -29,6 +29,7 @@ mod paths;
 mod promote;
 mod quality;
 mod recall;
+mod recall_quality;
 mod review;
 mod save;
 mod secrets;
