@@ -3,8 +3,8 @@
 //! name them, and a ref moved by compare-and-swap with a reflog line. The memory dir's
 //! repository and a promotion's target both commit through it.
 
-use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
 use gix::bstr::BString;
@@ -55,18 +55,32 @@ pub(crate) fn write_commit_object(
 }
 
 /// The loose-object files of `ids`, then their folders: what must be fsynced before a ref may
-/// name them (gix itself never fsyncs; the folders hold the names gix renamed in).
+/// name them (gix itself never fsyncs; the folders hold the names gix renamed in). A fanout
+/// folder that holds nothing but these objects was most likely made for them (packing removes
+/// emptied ones): then `objects/`, which holds its name, is fsynced too.
 pub(crate) fn object_files(repo: &gix::Repository, ids: &[ObjectId]) -> Vec<PathBuf> {
-    let objects = repo.objects.store_ref().path().to_path_buf();
+    fanout_files(repo.objects.store_ref().path(), ids)
+}
+
+fn fanout_files(objects: &Path, ids: &[ObjectId]) -> Vec<PathBuf> {
+    let mut ids = ids.to_vec();
+    ids.sort();
+    ids.dedup();
     let mut files = Vec::new();
-    let mut dirs = BTreeSet::new();
-    for id in ids {
+    let mut dirs: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for id in &ids {
         let hex = id.to_hex().to_string();
         let dir = objects.join(&hex[..2]);
         files.push(dir.join(&hex[2..]));
-        dirs.insert(dir);
+        *dirs.entry(dir).or_default() += 1;
     }
-    files.extend(dirs);
+    let new_folder = dirs.iter().any(|(dir, ours)| {
+        std::fs::read_dir(dir).is_ok_and(|entries| entries.take(ours + 1).count() <= *ours)
+    });
+    files.extend(dirs.into_keys());
+    if new_folder {
+        files.push(objects.to_path_buf());
+    }
     files
 }
 
@@ -162,4 +176,32 @@ pub(crate) fn signatures_of(
         time: time("GIT_AUTHOR_DATE")?,
     };
     Ok((author, committer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fanout_folder_made_for_these_objects_has_its_name_in_objects_fsynced_too() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let objects = tmp.path();
+        let ours = ObjectId::from_hex(b"ab00000000000000000000000000000000000001").expect("hex");
+        let theirs = "ab00000000000000000000000000000000000002";
+        std::fs::create_dir(objects.join("ab")).expect("fanout");
+        std::fs::write(objects.join("ab").join(&ours.to_string()[2..]), b"x").expect("object");
+        let files = fanout_files(objects, &[ours, ours]);
+        assert_eq!(
+            files,
+            [
+                objects.join("ab").join(&ours.to_string()[2..]),
+                objects.join("ab"),
+                objects.to_path_buf()
+            ]
+        );
+        // A folder that held another object already was not made now: `objects/` is not
+        // fsynced for it.
+        std::fs::write(objects.join("ab").join(&theirs[2..]), b"y").expect("object");
+        assert!(!fanout_files(objects, &[ours]).contains(&objects.to_path_buf()));
+    }
 }
