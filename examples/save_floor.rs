@@ -4,8 +4,8 @@
 //! It reads `MEMORY.md` and `.git/index` (a save must extend both), writes the topic file and
 //! the new index beside their targets, writes four object files the sizes of a save's loose
 //! objects (blob, index blob, tree, commit; uncompressed, unhashed: the floor leaves that CPU
-//! out) under `.git/floor-objects/`, fsyncs all of them and their folders at once (one thread
-//! each, as memdir does), renames the topic file into place and fsyncs the folder, renames the
+//! out) under `.git/floor-objects/`, fsyncs all of them and their folders at once (and the
+//! objects folder when a fanout folder was made for them; one thread each, as memdir does), renames the topic file into place and fsyncs the folder, renames the
 //! index into place and fsyncs the folder (DESIGN §4's crash order: two more round trips),
 //! moves a ref with a lock file and a reflog line, and writes `.git/index` again. Nothing is
 //! parsed, compressed or hashed. Run it on its own copy of a store: it leaves the work tree
@@ -41,13 +41,18 @@ fn main() -> std::io::Result<()> {
     let index_tmp = write_new(&dir.join(".MEMORY.md.tmp"), &index)?;
     let mut to_sync = vec![topic_tmp.clone(), index_tmp.clone()];
     let seed = std::process::id() as usize;
+    let objects = git.join("floor-objects");
+    let mut made_fanout = false;
     for (n, len) in [topic.len(), index.len(), 120, 400].into_iter().enumerate() {
-        let fanout = git
-            .join("floor-objects")
-            .join(format!("{:02x}", (seed + n) % 256));
+        let fanout = objects.join(format!("{:02x}", (seed + n) % 256));
+        made_fanout |= !fanout.is_dir();
         fs::create_dir_all(&fanout)?;
         let object = write_new(&fanout.join(format!("{seed:038x}{n:02}")), &vec![b'o'; len])?;
         to_sync.extend([object, fanout]);
+    }
+    // A fanout folder made now has its name in the objects folder, which must be durable too.
+    if made_fanout {
+        to_sync.push(objects);
     }
     std::thread::scope(|scope| {
         let syncs: Vec<_> = to_sync
