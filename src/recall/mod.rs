@@ -1,9 +1,11 @@
 //! Recall (DESIGN §12): finding the memories that speak to a query, in the personal memory dir
-//! and in team memory (`<memory dir>/team/`). `memdir search` shows the ranking to people.
+//! and in team memory (`<memory dir>/team/`), and in their history. `memdir search` shows the
+//! ranking to people; `memdir recall --hook` brings it to the agent.
 //!
 //! - [`tokens`]: the terms a text is matched by (English stems, Chinese character pairs);
 //! - [`rank`]: BM25 over a memory's weighted fields;
-//! - [`inject`]: what the prompt hook adds, and the per-session record of it.
+//! - [`inject`]: what the hooks add (the team index and stale notes at SessionStart, memories
+//!   at each prompt), and the per-session record of it.
 
 pub mod inject;
 pub mod rank;
