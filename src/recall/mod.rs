@@ -4,8 +4,10 @@
 //!
 //! - [`tokens`]: the terms a text is matched by (English stems, Chinese character pairs);
 //! - [`rank`]: BM25 over a memory's weighted fields;
-//! - [`inject`]: what the hooks add (the team index and stale notes at SessionStart, memories
-//!   at each prompt), and the per-session record of it.
+//! - [`inject`]: what the hooks add (the team index at SessionStart, memories at each prompt),
+//!   and the per-session record of it; the stale notes SessionStart adds come from `verify`'s
+//!   kept result, put together by the command (`cli/recall.rs`), as capabilities do not import
+//!   each other.
 
 pub mod inject;
 pub mod rank;
