@@ -239,10 +239,13 @@ fn recall(
     let corpus = Corpus::read(&sources)?;
     let record = session_record(dir, session)?;
     let already = record.as_deref().map(already_added).unwrap_or_default();
-    let saved = crate::recall::saved_times(&sources)?;
+    // History is read only when a memory is added (most prompts add none); a history that
+    // cannot be read costs the ages, not the memories.
+    let saved = std::cell::OnceCell::new();
     let now = chrono::Utc::now().timestamp();
     let age = |scope: Scope, name: &str| {
         saved
+            .get_or_init(|| crate::recall::saved_times(&sources).unwrap_or_default())
             .get(&scope)
             .and_then(|s| s.get(name))
             .map(|(t, _)| format_age(*t, now))
