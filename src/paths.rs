@@ -10,6 +10,12 @@ use crate::env::{EnvError, Environment};
 pub use crate::lexical::{absolute_from, normalize};
 use crate::settings::{Settings, SettingsLayer};
 
+/// The team memory dir inside a memory dir (DESIGN §8): where `team init` clones the team's
+/// remote, and what `review`, `search` and the recall hooks read as team memory.
+pub fn team_dir(memory_dir: &Path) -> PathBuf {
+    memory_dir.join("team")
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
     #[error(transparent)]

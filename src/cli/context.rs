@@ -114,9 +114,7 @@ fn explain_additions(ctx: &Ctx, output: &mut Output<'_>) -> Result<String, Error
             "+   memdir   {:>6}  {:<27}  {}\n",
             index.encode_utf16().count(),
             "SessionStart: recall --hook",
-            resolved
-                .dir()
-                .join("team")
+            crate::paths::team_dir(resolved.dir())
                 .join(crate::memory::taxonomy::INDEX_FILE)
                 .display()
         ));

@@ -317,7 +317,7 @@ impl Ctx {
             &project,
         )?;
         if self.global.team {
-            location.dir = crate::team::sync::team_dir(&location.dir);
+            location.dir = crate::paths::team_dir(&location.dir);
             if !crate::team::sync::is_team_repo(&location.dir) {
                 return Err(Error::Usage(format!(
                     "no team memory at {}: run memdir team init --remote URL",

@@ -234,7 +234,7 @@ fn recall(
         return Ok(None);
     }
     let dir = resolved.dir();
-    let team = dir.join("team");
+    let team = crate::paths::team_dir(dir);
     let sources: [(Scope, &Path); 2] = [(Scope::Personal, dir), (Scope::Team, &team)];
     let corpus = Corpus::read(&sources)?;
     let record = session_record(dir, session)?;

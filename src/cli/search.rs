@@ -32,7 +32,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
     let resolved = ctx.resolve(output)?;
     // With the global `--team`, the resolved dir is team memory, and only it is searched;
     // without, the personal memory dir and its `team/` folder.
-    let team_dir = resolved.dir().join("team");
+    let team_dir = crate::paths::team_dir(resolved.dir());
     let sources: Vec<(Scope, &Path)> = if ctx.global.team {
         vec![(Scope::Team, resolved.dir())]
     } else {

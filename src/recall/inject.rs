@@ -114,7 +114,7 @@ pub const TEAM_INDEX_LABEL: &str = "team:MEMORY.md";
 /// Claude Code loads an index (its first 200 lines and 25,000 characters, and its warning),
 /// under a line saying what it is; `None` when there is no team memory or its index is empty.
 pub fn team_index(memory_dir: &Path) -> Result<Option<String>, StoreError> {
-    let team = memory_dir.join("team");
+    let team = crate::paths::team_dir(memory_dir);
     let raw = read_index_lossy(&team, &mut Vec::new())?;
     if raw.trim().is_empty() {
         return Ok(None);

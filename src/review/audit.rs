@@ -228,7 +228,7 @@ pub struct Review {
 pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
     let mut unreadable = Vec::new();
     let mut entries = read_layer(inputs.memory_dir, Layer::AutoMemory, &mut unreadable)?;
-    let team_dir = inputs.memory_dir.join("team");
+    let team_dir = crate::paths::team_dir(inputs.memory_dir);
     if team_dir.join(INDEX_FILE).is_file() {
         entries.extend(read_layer(&team_dir, Layer::TeamMemory, &mut unreadable)?);
     }
@@ -399,7 +399,7 @@ fn placement(entry: &Entry, inputs: &Inputs<'_>) -> Proposal {
         reason: reason.to_string(),
     };
     let project_file = inputs.project_root.join("CLAUDE.md");
-    let team = inputs.memory_dir.join("team");
+    let team = crate::paths::team_dir(inputs.memory_dir);
     let statement = first_statement(&entry.text);
     // "How to apply: in every project" says where a rule belongs outright.
     let (personal, project) = if EVERYWHERE.is_match(&entry.text) {

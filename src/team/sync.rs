@@ -9,7 +9,7 @@
 //! Nothing with a secret this machine added is committed or pushed; a secret a teammate pushed
 //! is reported and sync goes on.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use gix::ObjectId;
@@ -29,11 +29,6 @@ pub const MAX_ATTEMPTS: u32 = 8;
 
 /// The most commits looked at to find the one git refused.
 const MAX_COMMITS_EXAMINED: usize = 10_000;
-
-/// The team memory dir inside a memory dir.
-pub fn team_dir(memory_dir: &Path) -> PathBuf {
-    memory_dir.join("team")
-}
 
 /// Whether `dir` holds a team memory repository.
 pub fn is_team_repo(dir: &Path) -> bool {

@@ -4,7 +4,8 @@ use std::path::Path;
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
-use crate::team::sync::{is_team_repo, team_dir};
+use crate::paths::team_dir;
+use crate::team::sync::is_team_repo;
 
 mod init;
 mod status;

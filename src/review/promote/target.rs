@@ -105,7 +105,7 @@ fn team(places: &Places, request: &Request<'_>) -> Result<Target, PromoteError> 
             "--target does not apply to --to team (the memory becomes a team topic file)".into(),
         ));
     }
-    let team = places.memory_dir.join("team");
+    let team = crate::paths::team_dir(&places.memory_dir);
     if !team.join(".git").exists() {
         return Err(PromoteError::Invalid(format!(
             "team memory is not set up yet: {} is not a git repository (hint: set up team memory first, then promote)",
