@@ -319,7 +319,7 @@ pub fn past_versions(dir: &Path) -> Result<Vec<PastVersion>, StoreError> {
         }
         // Only an entry whose blob is new to the walk is looked at any further.
         let mut fresh = Vec::new();
-        repo.each_tree_entry(entry.commit, |name, kind, id| {
+        repo.each_tree_entry(tree_id, |name, kind, id| {
             if kind == gix::objs::tree::EntryKind::Blob && !seen.contains(&id) {
                 fresh.push((name.to_vec(), id));
             }

@@ -91,15 +91,14 @@ impl MemoryRepo {
             .collect())
     }
 
-    /// Call `f` with the name, kind and id of each entry of the top level of a commit's tree,
+    /// Call `f` with the name, kind and id of each entry of the top level of the tree `tree`,
     /// without collecting them (history searches read thousands of trees).
     pub fn each_tree_entry(
         &self,
-        commit: ObjectId,
+        tree: ObjectId,
         mut f: impl FnMut(&BStr, EntryKind, ObjectId),
     ) -> Result<(), RepoError> {
-        let commit = self.repo.find_commit(commit).map_err(|e| self.err(e))?;
-        let tree = commit.tree().map_err(|e| self.err(e))?;
+        let tree = self.repo.find_tree(tree).map_err(|e| self.err(e))?;
         for entry in tree.iter() {
             let entry = entry.map_err(|e| self.err(gix::Error::from_error(e)))?;
             f(
