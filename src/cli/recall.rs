@@ -71,15 +71,10 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
     }
 }
 
-/// The record of what recall added to `session`, when the memory dir has a repository and the
-/// session id is a plain file name.
-fn session_record(dir: &Path, session: Option<&str>) -> Result<Option<PathBuf>, Error> {
-    Ok(match session {
-        Some(session) if crate::repo::has_repository(dir)? => {
-            record_path(&dir.join(".git"), session)
-        }
-        _ => None,
-    })
+/// The record of what recall added to `session`, when the memory dir has a repository
+/// (`has_repository`) and the session id is a plain file name.
+fn session_record(dir: &Path, has_repository: bool, session: Option<&str>) -> Option<PathBuf> {
+    record_path(&dir.join(".git"), session.filter(|_| has_repository)?)
 }
 
 /// Add `labels` to a session's record; a record that cannot be written costs a repeat later,
@@ -108,7 +103,8 @@ fn session_start(
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
     let dir = resolved.dir();
-    let record = session_record(dir, payload.session_id.as_deref())?;
+    let has_repository = crate::repo::has_repository(dir)?;
+    let record = session_record(dir, has_repository, payload.session_id.as_deref());
     if let Some(file) = &record
         && matches!(payload.source.as_deref(), Some("clear" | "compact"))
         && let Err(e) = forget(file)
@@ -127,7 +123,7 @@ fn session_start(
         parts.push(text);
         labels.push(TEAM_INDEX_LABEL.to_string());
     }
-    if let Some((text, stale)) = stale_notes(dir, &ctx.project(), &already)? {
+    if has_repository && let Some((text, stale)) = stale_notes(dir, &ctx.project(), &already)? {
         parts.push(text);
         labels.extend(stale);
     }
@@ -144,7 +140,8 @@ const VERIFY_KEPT_FOR_SECS: i64 = 600;
 const MAX_STALE_NOTES: usize = 5;
 
 /// Notes on the memories of the loaded index (Claude Code's first 200 lines and 25,000
-/// characters) that `verify` last found stale against `project`, not in `already`; and their
+/// characters) of `dir`, which has a repository, that `verify` last found stale against
+/// `project`, not in `already`; and their
 /// record labels (`stale:<name>`). `verify` reads the project, which can take seconds: the hook
 /// reads its kept result and, when that is missing, of another project or over ten minutes
 /// old, starts a new one in the background for the next session.
@@ -153,9 +150,6 @@ fn stale_notes(
     project: &Path,
     already: &std::collections::HashSet<String>,
 ) -> Result<Option<(String, Vec<String>)>, Error> {
-    if !crate::repo::has_repository(dir)? {
-        return Ok(None);
-    }
     let git_dir = dir.join(".git");
     let cached = read_cache(&git_dir);
     let fresh = cached.as_ref().is_some_and(|c| {
@@ -237,7 +231,11 @@ fn recall(
     let team = crate::paths::team_dir(dir);
     let sources: [(Scope, &Path); 2] = [(Scope::Personal, dir), (Scope::Team, &team)];
     let corpus = Corpus::read(&sources)?;
-    let record = session_record(dir, session)?;
+    let record = session_record(
+        dir,
+        session.is_some() && crate::repo::has_repository(dir)?,
+        session,
+    );
     let already = record.as_deref().map(already_added).unwrap_or_default();
     // History is read only when a memory is added (most prompts add none); a history that
     // cannot be read costs the ages, not the memories.
