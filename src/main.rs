@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use memdir::cli::error::{EXIT_FAILURE, EXIT_OK};
-use memdir::cli::{Cli, Output, hook_mode, run};
+use memdir::cli::{Cli, Output, hook_mode, printable, run};
 use memdir::env::Environment;
 
 fn main() -> ExitCode {
@@ -42,6 +42,7 @@ fn main() -> ExitCode {
     let wants_json = cli.wants_json();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
+    let err_is_terminal = std::io::IsTerminal::is_terminal(&stderr);
     let mut out = stdout.lock();
     let mut err = stderr.lock();
     let mut output = Output {
@@ -49,8 +50,8 @@ fn main() -> ExitCode {
         err: &mut err,
         quiet: cli.global.quiet,
         verbose: cli.global.verbose,
-        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        terminal: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        progress: err_is_terminal,
+        terminal: std::io::IsTerminal::is_terminal(&stdout),
     };
     let result = run(&cli, env, &mut output);
     let flushed = out.flush();
@@ -68,14 +69,10 @@ fn main() -> ExitCode {
                 let _ = writeln!(err, "{}", e.to_json());
             } else {
                 // What went wrong may quote a file's name or content: escaped on a terminal.
-                let shown = |text: String| match std::io::IsTerminal::is_terminal(&std::io::stderr())
-                {
-                    true => memdir::cli::on_terminal(&text).into_owned(),
-                    false => text,
-                };
-                let _ = writeln!(err, "error: {}", shown(e.to_string()));
+                let message = e.to_string();
+                let _ = writeln!(err, "error: {}", printable(&message, err_is_terminal));
                 for hint in e.hints() {
-                    let _ = writeln!(err, "hint: {}", shown(hint.to_string()));
+                    let _ = writeln!(err, "hint: {}", printable(&hint, err_is_terminal));
                 }
             }
             ExitCode::from(e.exit_code())

@@ -158,27 +158,24 @@ pub struct Output<'a> {
     pub terminal: bool,
 }
 
-/// `text` with its control characters but line breaks and tabs shown as escapes (`\u{1b}`):
-/// memories are text others wrote (a teammate, an agent, a repository), and an escape sequence
-/// printed raw on a terminal can retitle it, clear it or hide lines.
-pub fn on_terminal(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
+/// `text` as printed where it goes: on a `terminal`, its control characters but line breaks and
+/// tabs shown as escapes (`\u{1b}`); elsewhere byte for byte. Memories are text others wrote (a
+/// teammate, an agent, a repository), and an escape sequence printed raw on a terminal can
+/// retitle it, clear it or hide lines.
+pub fn printable(text: &str, terminal: bool) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !terminal || !text.chars().any(escaped) {
         return std::borrow::Cow::Borrowed(text);
     }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .map(|c| {
-                if c.is_control() && c != '\n' && c != '\t' {
-                    c.escape_unicode().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if escaped(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 impl Output<'_> {
@@ -199,13 +196,9 @@ impl Output<'_> {
     }
 
     /// Data the command exists to print (shown even with `-q`); byte for byte unless stdout is
-    /// a terminal ([`on_terminal`]).
+    /// a terminal ([`printable`]).
     pub fn data(&mut self, text: &str) -> Result<(), Error> {
-        let text = if self.terminal {
-            on_terminal(text)
-        } else {
-            std::borrow::Cow::Borrowed(text)
-        };
+        let text = printable(text, self.terminal);
         self.out.write_all(text.as_bytes()).map_err(stdout_error)
     }
 
@@ -227,11 +220,7 @@ impl Output<'_> {
 
     /// `warning: …` on stderr.
     pub fn warn(&mut self, line: &str) -> Result<(), Error> {
-        let line = if self.progress {
-            on_terminal(line)
-        } else {
-            std::borrow::Cow::Borrowed(line)
-        };
+        let line = printable(line, self.progress);
         writeln!(self.err, "warning: {line}").map_err(|source| Error::Io {
             context: "writing to stderr".into(),
             source,
