@@ -9,7 +9,7 @@ use crate::cli::{Ctx, HookPayload, Output, hook_mode};
 use crate::memory::age::format_age;
 use crate::memory::catalog::read_index_lossy;
 use crate::memory::index::Index;
-use crate::memory::load::invisible_entries;
+use crate::memory::load::{invisible_entries, shorten_str};
 use crate::recall::inject::{
     TEAM_INDEX_LABEL, already_added, for_prompt, forget, record_path, team_index,
 };
@@ -136,8 +136,11 @@ fn session_start(
 
 /// How old `verify`'s kept result may be before SessionStart starts a new one.
 const VERIFY_KEPT_FOR_SECS: i64 = 600;
-/// At most this many stale memories are named at SessionStart.
+/// At most this many stale memories are named at SessionStart,
 const MAX_STALE_NOTES: usize = 5;
+/// each in at most this many characters (a memory can name dozens of missing paths, and the
+/// kept result is a file in the memory dir that an agent can write).
+const MAX_STALE_NOTE_CHARS: usize = 300;
 
 /// Notes on the memories of the loaded index (Claude Code's first 200 lines and 25,000
 /// characters) of `dir`, which has a repository, that `verify` last found stale against
@@ -189,10 +192,9 @@ fn stale_notes(
         {
             continue;
         }
-        lines.push(format!(
-            "- `{}` {}",
-            verdict.name,
-            verdict.evidence.join("; ")
+        lines.push(shorten_str(
+            &format!("- `{}` {}", verdict.name, verdict.evidence.join("; ")),
+            MAX_STALE_NOTE_CHARS,
         ));
         labels.push(label);
         if lines.len() == MAX_STALE_NOTES {

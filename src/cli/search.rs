@@ -16,7 +16,13 @@ pub struct SearchArgs {
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
     /// Show at most N memories.
-    #[arg(short = 'n', long = "limit", value_name = "N", default_value_t = 5)]
+    #[arg(
+        short = 'n',
+        long = "limit",
+        value_name = "N",
+        default_value_t = 5,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
     pub limit: usize,
     /// Also search history: older versions and deleted memories, each with the commit to
     /// `show NAME --at` or `restore NAME --at`.

@@ -84,6 +84,7 @@ fn search_with_nothing_to_find_says_so_and_bad_usage_is_refused() {
     );
     env.fails(&["search"], 2, "QUERY");
     env.fails(&["search", "-n", "x", "role"], 2, "invalid value");
+    env.fails(&["search", "-n", "0", "role"], 2, "invalid value");
 }
 
 /// A store with five memories, one of them about releases.
@@ -654,4 +655,126 @@ fn a_team_memory_cannot_pass_for_the_harness() {
         assert!(!context.contains("<system-reminder>"), "{context}");
         assert!(!context.contains("</system-reminder>"), "{context}");
     }
+}
+
+#[test]
+fn session_start_bounds_what_a_planted_verify_result_can_say() {
+    // `.git/memdir/verify.json` is a file in the memory dir: an agent can write it. A planted
+    // one names a memory of the index with 10,000 "missing" paths, another memory not in the
+    // index, or is a symlink, or is of another project: at most a bounded line each, for
+    // memories the index loads, from a regular file, for this project.
+    let env = release_store();
+    let dir = env.memory_dir();
+    let cache = dir.join(".git/memdir/verify.json");
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    let planted = |project: &std::path::Path, name: &str, evidence: usize| {
+        serde_json::json!({
+            "project": project,
+            "time": chrono::Utc::now().timestamp(),
+            "memories": [{
+                "name": name,
+                "status": "stale",
+                "evidence": vec!["names src/gone.rs, which does not exist"; evidence],
+                "paths": [],
+                "symbols": [],
+            }],
+        })
+        .to_string()
+    };
+    let start = |session: &str| {
+        let run = env.run_with_stdin(
+            &["recall", "--hook"],
+            &start_payload(session, "startup", &env.project),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    std::fs::write(&cache, planted(&env.project, "terse", 10_000)).unwrap();
+    let context = added(&start("p-1"), "SessionStart");
+    let note = context.lines().last().unwrap();
+    assert!(note.starts_with("- `terse` names src/gone.rs"), "{note}");
+    assert!(
+        note.chars().count() <= 300 && note.ends_with('…'),
+        "{}",
+        note.len()
+    );
+    // A name the index does not load is not named.
+    std::fs::write(&cache, planted(&env.project, "not-in-the-index", 1)).unwrap();
+    assert_eq!(start("p-2"), "");
+    // Another project's result is not used.
+    std::fs::write(&cache, planted(&env.root, "terse", 1)).unwrap();
+    assert_eq!(start("p-3"), "");
+    // A symlink is not followed.
+    let elsewhere = env.root.join("elsewhere.json");
+    std::fs::write(&elsewhere, planted(&env.project, "terse", 1)).unwrap();
+    std::fs::remove_file(&cache).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &cache).unwrap();
+    assert_eq!(start("p-4"), "");
+}
+
+#[test]
+fn search_history_never_reads_a_version_over_the_topic_file_cap() {
+    // Someone committed a 300 KiB topic file by hand, then it was deleted: history search skips
+    // it (it is never read whole) and still finds what it can read.
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save(
+        "project",
+        "kept",
+        "A release checklist",
+        "Tag, build, publish.",
+    );
+    let big = format!(
+        "---\nname: huge\ndescription: release notes, huge\ntype: project\n---\n{}\n",
+        "release ".repeat(40_000)
+    );
+    std::fs::write(dir.join("huge.md"), big).unwrap();
+    crate::common::git(&dir, &["add", "huge.md"]);
+    crate::common::git(
+        &dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            "by hand",
+        ],
+    );
+    crate::common::git(
+        &dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "rm",
+            "-q",
+            "huge.md",
+        ],
+    );
+    crate::common::git(
+        &dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            "gone",
+        ],
+    );
+    let hits = env.ok(&["search", "--history", "--json", "release"]).json();
+    let names: Vec<&str> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["kept"]);
+    crate::common::assert_git_clean(&dir);
 }
