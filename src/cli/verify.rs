@@ -42,7 +42,13 @@ pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), 
         let cached = Cached {
             project: ctx.project(),
             time: chrono::Utc::now().timestamp(),
-            memories: report.verdicts,
+            // Only the stale ones are read: a store of 10,000 memories keeps a few lines, not
+            // megabytes SessionStart would parse every time.
+            memories: report
+                .verdicts
+                .into_iter()
+                .filter(|v| v.status == Status::Stale)
+                .collect(),
         };
         let git_dir = resolved.dir().join(".git");
         return write_cache(&git_dir, &cached).map_err(|e| {

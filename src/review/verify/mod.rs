@@ -107,6 +107,7 @@ pub struct Cached {
     pub project: PathBuf,
     /// When it was made: seconds since the epoch.
     pub time: i64,
+    /// The verdicts SessionStart reads: those of the memories found stale.
     pub memories: Vec<Verdict>,
 }
 
