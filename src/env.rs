@@ -32,6 +32,9 @@ const VARIABLES: &[&str] = &[
     "MEMDIR_MANAGED_DIR",
     "CLAUDE_COWORK_MEMORY_INDEX_CONTENT",
     "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
+    // Not about where memory lives: the session Claude Code runs `memdir mcp` for, whose id the
+    // server's commits carry.
+    "CLAUDE_CODE_SESSION_ID",
 ];
 
 impl Environment {

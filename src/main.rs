@@ -40,10 +40,11 @@ fn main() -> ExitCode {
         }
     };
     let wants_json = cli.wants_json();
-    let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let err_is_terminal = std::io::IsTerminal::is_terminal(&stderr);
-    let mut out = stdout.lock();
+    // stdout is not held locked for the whole run: `memdir mcp` writes its replies to it from
+    // another thread (the async runtime's), which would wait forever for the lock.
+    let mut out = std::io::stdout();
     let mut err = stderr.lock();
     let mut output = Output {
         out: &mut out,
@@ -51,7 +52,7 @@ fn main() -> ExitCode {
         quiet: cli.global.quiet,
         verbose: cli.global.verbose,
         progress: err_is_terminal,
-        terminal: std::io::IsTerminal::is_terminal(&stdout),
+        terminal: std::io::IsTerminal::is_terminal(&std::io::stdout()),
     };
     let result = run(&cli, env, &mut output);
     let flushed = out.flush();

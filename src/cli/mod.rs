@@ -23,6 +23,7 @@ pub mod index;
 pub mod init;
 pub mod list;
 pub mod log;
+pub mod mcp;
 pub mod merge_index;
 pub mod pack;
 pub mod path;
@@ -106,6 +107,7 @@ pub enum Command {
     Proposals(proposals::ProposalsArgs),
     Search(search::SearchArgs),
     Recall(recall::RecallArgs),
+    Mcp(mcp::McpArgs),
     /// git's merge driver for MEMORY.md (see `memdir team`); not for people.
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
@@ -132,7 +134,7 @@ impl Cli {
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
             Command::Search(a) => a.json,
-            Command::Recall(_) => false,
+            Command::Recall(_) | Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
@@ -477,6 +479,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Proposals(args) => proposals::run(&ctx, args, output),
         Command::Search(args) => search::run(&ctx, args, output),
         Command::Recall(args) => recall::run(&ctx, args, output),
+        Command::Mcp(args) => mcp::run(&ctx, args, output),
         Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
         Command::Team(args) => team::run(&ctx, args, output),
     }

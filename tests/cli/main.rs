@@ -23,6 +23,7 @@ mod hostile_extract;
 mod hostile_team;
 mod labels;
 mod layers;
+mod mcp;
 mod merge;
 mod pack;
 mod paths;

@@ -1,0 +1,458 @@
+//! `memdir mcp` (DESIGN §13) spoken to as an MCP client speaks to it: JSON-RPC lines on its
+//! stdin and stdout. Every tool against the real memory dir (one commit per write, checked with
+//! the real git), the session trailer, resources, a CLI writing at the same time, and hostile
+//! calls: each a tool error naming the field, nothing changed, the server still serving.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, tree_snapshot};
+
+/// A connected MCP client: the server process, and its replies line by line.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<String>,
+    next_id: u64,
+}
+
+impl Client {
+    /// Start `memdir mcp` (with `args` before it) and initialize the session.
+    fn start(env: &TestEnv, args: &[&str]) -> Client {
+        let mut child = env
+            .command()
+            .args(args)
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("memdir mcp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, replies) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            replies,
+            next_id: 0,
+        };
+        let init = client.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "memdir tests", "version": "1"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "memdir", "{init}");
+        client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        client
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("the server reads its stdin");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Send a request and wait (at most 60 s) for the reply with its id.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.reply(id)
+    }
+
+    fn reply(&mut self, id: u64) -> Value {
+        loop {
+            let line = self
+                .replies
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|e| panic!("no reply to request {id}: {e}"));
+            let reply: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
+            if reply["id"] == id {
+                return reply;
+            }
+        }
+    }
+
+    /// Call a tool: whether it was an error, and its text.
+    fn call(&mut self, tool: &str, arguments: Value) -> (bool, String) {
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        let result = &reply["result"];
+        assert!(result.is_object(), "tools/call {tool}: {reply}");
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("tools/call {tool}: no text in {reply}"))
+            .to_string();
+        (result["isError"] == true, text)
+    }
+
+    /// A call that must succeed; its text.
+    fn ok(&mut self, tool: &str, arguments: Value) -> String {
+        let (error, text) = self.call(tool, arguments);
+        assert!(!error, "{tool} failed: {text}");
+        text
+    }
+
+    /// A call that must be a tool error containing `needle`.
+    fn refused(&mut self, tool: &str, arguments: Value, needle: &str) -> String {
+        let (error, text) = self.call(tool, arguments);
+        assert!(error, "{tool} should have failed: {text}");
+        assert!(text.contains(needle), "{tool}: want {needle:?} in {text}");
+        assert!(text.len() < 10_000, "{tool}: a {} byte error", text.len());
+        text
+    }
+
+    /// Close stdin, as a client ends a session; the server must exit 0.
+    fn finish(mut self) {
+        drop(self.stdin);
+        for _ in 0..300 {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "memdir mcp exited with {status}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("memdir mcp did not exit when its stdin closed");
+    }
+}
+
+fn json_of(text: &str) -> Value {
+    let first = text.lines().next().unwrap_or_default();
+    serde_json::from_str(first).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn save(name: &str, description: &str, body: &str) -> Value {
+    json!({"type": "feedback", "name": name, "description": description, "body": body})
+}
+
+#[test]
+fn every_tool_reaches_the_store_and_each_write_is_one_commit() {
+    let env = TestEnv::new();
+    let mut client = Client::start(&env, &[]);
+
+    let tools = client.request("tools/list", json!({}));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+            assert!(
+                t["description"].as_str().is_some_and(|d| d.len() > 40),
+                "{t}"
+            );
+            t["name"].as_str().expect("name")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "search", "list", "show", "save", "remove", "log", "diff", "restore", "review"
+        ]
+    );
+    let save_schema = &tools["result"]["tools"][3]["inputSchema"];
+    assert_eq!(
+        save_schema["required"],
+        json!(["type", "name", "description", "body"])
+    );
+
+    let saved = client.ok(
+        "save",
+        save(
+            "run-lint-before-commit",
+            "Run make lint before every commit",
+            "Run `make lint` before every commit.\n\n**Why:** CI rejects lint errors.\n",
+        ),
+    );
+    assert!(saved.contains("saved run-lint-before-commit"), "{saved}");
+    client.ok(
+        "save",
+        json!({"type": "reference", "name": "latency-dashboard",
+               "description": "API latency is on the Grafana board api-latency",
+               "body": "https://grafana.example.com/d/api-latency"}),
+    );
+    let dir = env.memory_dir();
+    assert_eq!(
+        crate::common::subjects(&dir),
+        [
+            "save(reference): latency-dashboard",
+            "save(feedback): run-lint-before-commit"
+        ]
+    );
+    // The commits carry this connection's session: one id for the whole connection.
+    let sessions = git(
+        &dir,
+        &["log", "--format=%(trailers:key=Memdir-Session,valueonly)"],
+    );
+    let sessions: Vec<&str> = sessions.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(sessions.len(), 2, "{sessions:?}");
+    assert_eq!(sessions[0], sessions[1]);
+    assert!(sessions[0].starts_with("mcp-memdirtests-"), "{sessions:?}");
+
+    let found = json_of(&client.ok("search", json!({"query": "lint before committing"})));
+    assert_eq!(found[0]["name"], "run-lint-before-commit", "{found}");
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{found}");
+
+    let listed = json_of(&client.ok("list", json!({"type": "reference"})));
+    assert_eq!(listed[0]["name"], "latency-dashboard");
+    assert_eq!(listed.as_array().map(Vec::len), Some(1));
+
+    let shown = json_of(&client.ok("show", json!({"name": "run-lint-before-commit"})));
+    assert_eq!(
+        shown["body"],
+        "Run `make lint` before every commit.\n\n**Why:** CI rejects lint errors.\n"
+    );
+
+    // Read-only tools change nothing in the work tree or the refs.
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    let review = json_of(&client.ok("review", json!({})));
+    assert!(review["proposals"].is_array(), "{review}");
+    let diff = json_of(&client.ok("diff", json!({"from": "HEAD~1", "to": "HEAD"})));
+    assert_eq!(diff[0]["file"], "latency-dashboard.md", "{diff}");
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
+
+    let removed = client.ok("remove", json!({"name": "latency-dashboard"}));
+    assert!(removed.contains("latency-dashboard"), "{removed}");
+    assert!(!dir.join("latency-dashboard.md").exists());
+    client.ok("restore", json!({"name": "latency-dashboard"}));
+    assert!(dir.join("latency-dashboard.md").is_file());
+
+    let log = json_of(&client.ok("log", json!({"limit": 2})));
+    let ops: Vec<&str> = log
+        .as_array()
+        .expect("commits")
+        .iter()
+        .map(|c| c["op"].as_str().expect("op"))
+        .collect();
+    assert_eq!(ops, ["restore", "delete"]);
+    assert_eq!(crate::common::subjects(&dir).len(), 4);
+    client.finish();
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+}
+
+#[test]
+fn a_claude_code_session_id_is_the_trailer_and_a_project_argument_is_used() {
+    let mut env = TestEnv::new();
+    env.set_var("CLAUDE_CODE_SESSION_ID", "5f1c2a9e-claude-session");
+    let other = env.root.join("other");
+    std::fs::create_dir_all(&other).expect("other project");
+    git(&other, &["init", "-q"]);
+    let mut client = Client::start(&env, &[]);
+    client.ok(
+        "save",
+        save("use-pnpm", "Use pnpm, never npm", "Use pnpm in this repo."),
+    );
+    let mut args = save("other-one", "A memory of the other project", "Other.");
+    args["project"] = json!(other);
+    client.ok("save", args);
+    client.finish();
+
+    let dir = env.memory_dir();
+    let sessions = git(
+        &dir,
+        &["log", "--format=%(trailers:key=Memdir-Session,valueonly)"],
+    );
+    assert_eq!(sessions.trim(), "5f1c2a9e-claude-session");
+    assert!(!dir.join("other-one.md").exists());
+    let other_dir = env.ok(&["--project", other.to_str().expect("utf-8"), "path"]);
+    let other_dir = std::path::PathBuf::from(other_dir.stdout.trim_end());
+    assert!(other_dir.join("other-one.md").is_file());
+    assert_ne!(other_dir, dir);
+    assert_git_clean(&dir);
+    assert_git_clean(&other_dir);
+}
+
+#[test]
+fn bad_calls_are_tool_errors_naming_the_field_and_change_nothing() {
+    let env = TestEnv::new();
+    env.save("feedback", "keep-me", "A memory already there", "Body.");
+    let dir = env.memory_dir();
+    let before = tree_snapshot(&dir);
+    let mut client = Client::start(&env, &[]);
+
+    client.refused(
+        "save",
+        json!({"type": "feedback", "name": 5, "description": "d", "body": "b"}),
+        "`name`",
+    );
+    client.refused(
+        "save",
+        json!({"type": "feedback", "name": "x", "body": "b"}),
+        "`description`",
+    );
+    client.refused(
+        "save",
+        json!({"type": "opinion", "name": "x", "description": "d", "body": "b"}),
+        "`type`",
+    );
+    client.refused(
+        "save",
+        json!({"type": "user", "name": "x", "description": "d", "body": "b", "bodyFile": "/etc/passwd"}),
+        "bodyFile",
+    );
+    client.refused("save", save("../escape", "d", "b"), "escape");
+    client.refused("save", save("Not Kebab", "d", "b"), "Not Kebab");
+    client.refused("show", json!({"name": "../../etc/passwd"}), "passwd");
+    client.refused(
+        "remove",
+        json!({"name": "no-such-memory"}),
+        "no-such-memory",
+    );
+    client.refused("search", json!({"query": "lint", "limit": 0}), "`limit`");
+    client.refused("search", json!({"query": "lint", "limit": -3}), "`limit`");
+    client.refused("search", json!({"query": "  "}), "`query`");
+    client.refused("log", json!({"limit": "ten"}), "`limit`");
+    client.refused("diff", json!({"to": "HEAD"}), "`to`");
+    client.refused("no-such-tool", json!({}), "no tool");
+    // 10 MB through the protocol: a body over the cap, and a name quoted in its error only in
+    // part.
+    let big = "x".repeat(10 << 20);
+    client.refused("save", save("big-body", "d", &big), "the body");
+    client.refused("save", save(&big, "d", "b"), "name");
+    client.refused("show", json!({"name": big}), "");
+    let (error, _) = client.call("search", json!({"query": big}));
+    assert!(!error, "a long query is cut, not refused");
+
+    // The server still serves, and nothing of the store changed.
+    let shown = json_of(&client.ok("show", json!({"name": "keep-me"})));
+    assert_eq!(shown["body"], "Body.\n");
+    client.finish();
+    assert_unchanged(&before, &tree_snapshot(&dir));
+    assert_git_clean(&dir);
+}
+
+/// Every file of the memory dir is as it was, but memdir's caches (`.git/memdir/`: the history
+/// a search reads ages from).
+fn assert_unchanged(
+    before: &std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
+    after: &std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
+) {
+    let cache = |path: &std::path::PathBuf| path.to_string_lossy().contains("/.git/memdir/");
+    let changed: Vec<_> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|path| !cache(path) && before.get(*path) != after.get(*path))
+        .collect();
+    assert!(changed.is_empty(), "refused calls changed {changed:?}");
+}
+
+#[test]
+fn auto_memory_off_is_a_tool_error() {
+    let mut env = TestEnv::new();
+    env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    let mut client = Client::start(&env, &[]);
+    client.refused("save", save("x-y", "d", "b"), "auto memory");
+    client.finish();
+}
+
+#[test]
+fn resources_are_the_index_and_each_topic_file_and_nothing_else() {
+    let env = TestEnv::new();
+    env.save(
+        "user",
+        "data-scientist",
+        "The user is a data scientist",
+        "Works in notebooks.",
+    );
+    let dir = env.memory_dir();
+    std::fs::write(
+        env.root.join("outside.md"),
+        "---\nname: outside\ndescription: secret\ntype: user\n---\nTOP SECRET\n",
+    )
+    .expect("outside file");
+    std::os::unix::fs::symlink(env.root.join("outside.md"), dir.join("outside.md"))
+        .expect("symlink");
+    let mut client = Client::start(&env, &[]);
+    let listed = client.request("resources/list", json!({}));
+    let uris: Vec<&str> = listed["result"]["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .map(|r| r["uri"].as_str().expect("uri"))
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "memdir://memory/MEMORY.md",
+            "memdir://memory/data-scientist.md"
+        ]
+    );
+    let index = client.request(
+        "resources/read",
+        json!({"uri": "memdir://memory/MEMORY.md"}),
+    );
+    let text = index["result"]["contents"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert_eq!(
+        text,
+        std::fs::read_to_string(dir.join("MEMORY.md")).expect("index")
+    );
+    let topic = client.request(
+        "resources/read",
+        json!({"uri": "memdir://memory/data-scientist.md"}),
+    );
+    let text = topic["result"]["contents"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert!(text.ends_with("Works in notebooks.\n"), "{text}");
+    for uri in [
+        "memdir://memory/outside.md",
+        "memdir://memory/../../outside.md",
+        "file:///etc/passwd",
+        "memdir://memory/data-scientist",
+    ] {
+        let reply = client.request("resources/read", json!({"uri": uri}));
+        assert!(reply["error"].is_object(), "{uri}: {reply}");
+        assert!(!reply.to_string().contains("TOP SECRET"), "{reply}");
+    }
+    client.finish();
+}
+
+#[test]
+fn mcp_and_command_line_writes_take_the_same_lock() {
+    let env = TestEnv::new();
+    env.save("user", "seed", "The first memory", "Seed.");
+    let mut client = Client::start(&env, &[]);
+    std::thread::scope(|scope| {
+        let cli = scope.spawn(|| {
+            for i in 0..8 {
+                env.save(
+                    "project",
+                    &format!("cli-{i}"),
+                    "Saved by the command line",
+                    "CLI.",
+                );
+            }
+        });
+        for i in 0..8 {
+            client.ok(
+                "save",
+                save(&format!("mcp-{i}"), "Saved through MCP", "MCP."),
+            );
+        }
+        cli.join().expect("the CLI saves");
+    });
+    client.finish();
+    let dir = env.memory_dir();
+    assert_eq!(crate::common::subjects(&dir).len(), 17);
+    for i in 0..8 {
+        assert!(dir.join(format!("cli-{i}.md")).is_file());
+        assert!(dir.join(format!("mcp-{i}.md")).is_file());
+    }
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+}
