@@ -100,7 +100,7 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval
 # The fake Messages API: the n-th tool round of the main conversation gets the n-th step of the
 # script (a tool call or a final text); requests without tools (titles, compaction) get "ok".
 cat >"$scratch/scripted_api.py" <<'PY'
-import json, sys, http.server
+import json, re, sys, http.server
 script = json.load(open(sys.argv[1]))
 log = open(sys.argv[2], "a")
 def sse(h, msg, blocks):
@@ -138,6 +138,12 @@ class H(http.server.BaseHTTPRequestHandler):
         rounds = sum(1 for m in req.get("messages", []) if isinstance(m.get("content"), list)
                      for b in m["content"] if b.get("type") == "tool_result")
         step = script[rounds] if rounds < len(script) else {"text": "Done."}
+        if "tool_match" in step:  # the first offered tool whose name matches (MCP tool names vary)
+            # offered tools, and deferred ones named only in the prompt (MCP tools behind ToolSearch)
+            names = [t.get("name", "") for t in req.get("tools", [])] + re.findall(r"mcp__[A-Za-z0-9_-]+", body.decode("utf-8", "replace"))
+            hit = next((n for n in names if re.search(step["tool_match"], n)), None)
+            if not hit: log.write(json.dumps({"path": "NO_TOOL_MATCH", "body": " ".join(names)}) + "\n"); log.flush()
+            step = {"tool": hit, "input": step["input"]} if hit else {"text": "NO_TOOL_MATCH " + " ".join(names)}
         if "tool" in step:
             blocks = [{"type": "tool_use", "id": f"toolu_scripted_{rounds}", "name": step["tool"], "input": step["input"]}]
         else:
@@ -651,6 +657,99 @@ unaffected G "session G (autoMemoryEnabled: false)"
 sleep 1
 check "sessions F, G: no memory commit and nothing logged (auto memory off is not a problem)" \
   test "$(g -C "$mem" rev-parse HEAD) $(cat "$hooks_log" "$worker_log" 2>/dev/null | wc -l)" == "$head_before $log_lines_before"
+cp "$settings_saved" "$settings"
+
+# 7. Sessions P, P2: the plugin (plugin/, loaded with --plugin-dir) instead of installed hooks.
+# P: memdir on PATH; the scripted model calls the plugin's MCP tools (deferred behind ToolSearch,
+# called by name): save, then search and show what it saved. P2: no memdir on PATH.
+python3 - "$settings_saved" "$settings" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s.pop("hooks", None)
+json.dump(s, open(sys.argv[2], "w"), indent=2)
+PY
+freeze_body='Only P0 fixes merge from 2026-12-15 until the 2027-01-05 release.'
+python3 - "$scratch/script-P.json" "$freeze_body" <<'PY'
+import json, sys
+json.dump([
+    {"tool_match": r"^mcp__plugin_memdir_memdir__save$", "input": {
+        "type": "project", "name": "release-freeze",
+        "description": "Release freeze from 2026-12-15: only P0 fixes merge", "body": sys.argv[2]}},
+    {"tool_match": r"^mcp__plugin_memdir_memdir__search$", "input": {"query": "when is the release freeze"}},
+    {"tool_match": r"^mcp__plugin_memdir_memdir__show$", "input": {"name": "release-freeze"}},
+    {"text": "Saved, found and read back."}], open(sys.argv[1], "w"))
+PY
+commits_before=$(g -C "$mem" rev-list --count HEAD)
+session_env=("PATH=$(dirname "$memdir"):$PATH" IS_SANDBOX=1)
+session P "$scratch/script-P.json" 'Remember the release freeze, then look it up.' \
+  --plugin-dir "$root/plugin" --permission-mode bypassPermissions
+session_env=()
+sid_p=$sid transcript_p=$transcript
+check "session P: every scripted MCP call found its tool (no NO_TOOL_MATCH)" \
+  bash -c '! grep -q NO_TOOL_MATCH "$1"' _ "$scratch/requests-P.jsonl"
+# tool_results N: the text of each tool_result in the last model request of session N, one per line.
+tool_results() {
+  python3 - "$scratch/requests-$1.jsonl" <<'PY'
+import json, sys
+last = None
+for l in open(sys.argv[1]):
+    try: body = json.loads(json.loads(l)["body"])
+    except Exception: continue
+    if body.get("tools"): last = body
+for m in (last or {}).get("messages", []):
+    for b in m.get("content", []) if isinstance(m.get("content"), list) else []:
+        if b.get("type") == "tool_result":
+            c = b.get("content")
+            text = c if isinstance(c, str) else " ".join(x.get("text", "") for x in c or [])
+            print(json.dumps({"error": bool(b.get("is_error")), "text": text}))
+PY
+}
+results_p=$(tool_results P)
+check "session P: the model got save's, search's and show's results back (saved; found release-freeze; its body)" python3 -c '
+import json, sys
+rs = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(rs) == 3 and not any(r["error"] for r in rs), rs
+assert "saved release-freeze" in rs[0]["text"], rs[0]
+assert json.loads(rs[1]["text"].splitlines()[0])[0]["name"] == "release-freeze", rs[1]
+assert json.loads(rs[2]["text"].splitlines()[0])["body"].strip() == sys.argv[2], rs[2]
+' "$results_p" "$freeze_body"
+check "session P: one commit for the one save, save(project): release-freeze" \
+  test "$(g -C "$mem" rev-list --count HEAD) $(g -C "$mem" log -1 --format=%s)" == "$((commits_before + 1)) save(project): release-freeze"
+trailer=$(g -C "$mem" log -1 --format='%(trailers:key=Memdir-Session,valueonly)' | head -1)
+if [[ $trailer == "$sid_p" ]]; then
+  pass "session P: the save's Memdir-Session is P's session id (Claude Code passes CLAUDE_CODE_SESSION_ID)"
+else
+  check "session P: the save's Memdir-Session names the MCP connection ($trailer)" test -n "$trailer"
+fi
+repo_sound "session P"
+check "session P: the plugin's hooks ran memdir and exited 0 (SessionStart, UserPromptSubmit, Stop)" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+bad = [r for r in recs if "error" in str(r.get("type")) or r.get("exitCode") not in (None, 0)]
+assert not bad, bad
+stops = [r for r in recs if r["type"] == "stop_hook_summary"]
+assert len(stops) == 1 and not stops[0]["hookErrors"], stops
+cmds = " ".join(str(h.get("command")) for s in stops for h in s.get("hookInfos") or [])
+assert "memdir-plugin\" extract --hook" in cmds, cmds
+' "$(hook_records "$transcript_p")"
+check "session P: the plugin's Stop hook queued P's extraction (worker.log names $sid_p)" log_lines "$sid_p"
+drain "session P"
+cursor_at_end "session P" "$sid_p" "$transcript_p"
+
+# P2: the plugin without memdir on PATH: the session is unaffected, and SessionStart says why.
+script_write P2
+no_memdir_path=$(dirname "$(command -v python3)"):/usr/bin:/bin
+session_env=("PATH=$no_memdir_path" IS_SANDBOX=1)
+session P2 "$scratch/script-P2.json" 'Write the notes file.' \
+  --plugin-dir "$root/plugin" --permission-mode bypassPermissions
+session_env=()
+check "session P2: the plugin's SessionStart message says memdir is not on PATH" \
+  grep -qF 'memdir is not on PATH, so the memdir plugin does nothing' "$scratch/out-P2.json" "$transcript"
+check "session P2: no hook error in the transcript" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+bad = [r for r in recs if "error" in str(r.get("type")) or r.get("exitCode") not in (None, 0)]
+assert not bad, bad
+' "$(hook_records "$transcript")"
 cp "$settings_saved" "$settings"
 
 elapsed=$(since "$started")

@@ -232,7 +232,8 @@ pub struct Report {
 /// The new part of a transcript, read once.
 pub struct Range {
     pub turns: Vec<Turn>,
-    /// Files the main agent wrote inside the memory dir.
+    /// Files the main agent wrote inside the memory dir, and its calls of memdir's MCP tools
+    /// that write.
     pub memory_writes: Vec<String>,
     pub end: u64,
     pub last_record: Option<String>,
@@ -286,9 +287,17 @@ pub fn read_range(
     };
     while let Some(located) = reader.next_record().map_err(io)? {
         if let Record::Assistant { tool_uses, .. } = &located.record {
-            for path in tool_uses.iter().filter_map(|t| t.written_path()) {
-                if inside(Path::new(path)) {
-                    range.memory_writes.push(path.to_string());
+            for tool_use in tool_uses {
+                match tool_use.written_path() {
+                    Some(path) if inside(Path::new(path)) => {
+                        range.memory_writes.push(path.to_string());
+                    }
+                    // A save through memdir's MCP server is already a commit: extracting the same
+                    // turn again would save the memory twice.
+                    _ if tool_use.writes_memory_through_mcp() => {
+                        range.memory_writes.push(tool_use.name.clone());
+                    }
+                    _ => {}
                 }
             }
         }

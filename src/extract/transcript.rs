@@ -49,6 +49,9 @@ pub struct ToolUse {
 /// The tools with which an agent writes files (mutual exclusion, DESIGN §6).
 pub const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
+/// The tools of memdir's MCP server (`memdir mcp`) that write memory.
+const MEMDIR_MCP_WRITES: &[&str] = &["save", "remove", "restore"];
+
 impl ToolUse {
     /// The file this call writes, when it is a write.
     pub fn written_path(&self) -> Option<&str> {
@@ -57,6 +60,20 @@ impl ToolUse {
         } else {
             None
         }
+    }
+
+    /// Whether this call writes memory through memdir's MCP server: Claude Code names an MCP tool
+    /// `mcp__<server>__<tool>`, the server being `memdir` as the user added it or
+    /// `plugin_memdir_memdir` from the plugin.
+    pub fn writes_memory_through_mcp(&self) -> bool {
+        let Some((server, tool)) = self
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.rsplit_once("__"))
+        else {
+            return false;
+        };
+        server.contains("memdir") && MEMDIR_MCP_WRITES.contains(&tool)
     }
 }
 

@@ -235,6 +235,42 @@ fn memory_the_agent_wrote_itself_is_adopted_not_extracted_again() {
 }
 
 #[test]
+fn a_turn_that_saved_through_memdirs_mcp_server_is_not_extracted_again() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    let prompt = "Remember that the release freeze starts on 2026-12-15, only P0 fixes merge.";
+    for (session, tool, extracted) in [
+        ("m1", "mcp__plugin_memdir_memdir__save", false),
+        ("m2", "mcp__memdir__remove", false),
+        // Another server's tool named `save` is no memory write of memdir's.
+        ("m3", "mcp__notes__save", true),
+    ] {
+        let file = env.root.join(format!("{session}.jsonl"));
+        let mut t = Transcript::new(session, &env.project);
+        t.user(prompt)
+            .write_tool(tool, &env.project.join("x"))
+            .assistant("Saved.");
+        t.write(&file);
+        let report = env
+            .ok(&[
+                "extract",
+                "--transcript",
+                file.to_str().expect("utf-8"),
+                "--json",
+            ])
+            .json();
+        let skipped = report["skipped"]
+            .as_str()
+            .is_some_and(|s| s.contains("wrote memory itself"));
+        assert_eq!(skipped, !extracted, "{tool}: {report}");
+        assert_eq!(cursor_offset(&dir, session), Some(t.text().len() as u64));
+    }
+    // Only the turn whose tool was not memdir's was extracted: one memory, one commit.
+    assert_eq!(subjects(&dir).len(), 1, "{:?}", subjects(&dir));
+    assert_git_clean(&dir);
+}
+
+#[test]
 fn auto_memory_off_extracts_nothing_and_says_so() {
     let mut env = TestEnv::new();
     env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");

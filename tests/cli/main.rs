@@ -27,6 +27,7 @@ mod mcp;
 mod merge;
 mod pack;
 mod paths;
+mod plugin;
 mod promote;
 mod quality;
 mod recall;
