@@ -338,6 +338,16 @@ impl TestEnv {
         std::process::Command::new(Self::binary())
     }
 
+    /// `program` with this environment's variables and nothing else, in the project.
+    pub fn command_for(&self, program: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
+        cmd.env_clear().current_dir(&self.project);
+        for (k, v) in &self.vars {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
     pub fn command(&self) -> std::process::Command {
         let mut cmd = match self.limit_kb {
             None => std::process::Command::new(Self::binary()),

@@ -24,6 +24,7 @@ mod hostile_team;
 mod labels;
 mod layers;
 mod mcp;
+mod mcp_python;
 mod merge;
 mod pack;
 mod paths;
