@@ -3,6 +3,7 @@
 //! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`; UserPromptSubmit and
 //! SessionStart run `memdir recall --hook`. Every other key and hook in the file is kept; an entry already there
 //! is left alone; a memdir command of another path or older arguments is updated in place.
+//! Uninstalling removes exactly the hooks install recognises as memdir's ([`uninstall`]).
 //!
 //! The entries are `hooks/claude-settings.json`, compiled into the binary so that an installed
 //! memdir can write them without the repository. Their shape is Claude Code's settings schema,
@@ -16,6 +17,9 @@ use serde_json::{Map, Value};
 
 use crate::hooks::{DEFAULT_PROGRAM, HooksError};
 use crate::shell::{Word, quote};
+
+mod uninstall;
+pub use uninstall::{Removed, Uninstalled, uninstall};
 
 /// The entries memdir needs in Claude Code's settings, as users would paste them.
 const CLAUDE_ENTRIES: &str = include_str!("../../hooks/claude-settings.json");
@@ -103,11 +107,7 @@ pub fn install(
     let merge = merge_entries(&mut settings, &entries, program, extractor.is_some())
         .map_err(|problem| unmergeable(file, &problem))?;
     if !merge.is_unchanged() {
-        let mut text = pretty(&settings);
-        if existing.bom {
-            text.insert(0, '\u{feff}');
-        }
-        write_settings(file, text.as_bytes(), boundary)?;
+        existing.rewrite(file, &settings, boundary)?;
     }
     Ok(Installed {
         file: file.to_path_buf(),
@@ -198,6 +198,21 @@ impl SettingsText {
                 source: std::io::Error::other(e),
             }),
         }
+    }
+
+    /// Write `settings` back to `file` in Claude Code's format ([`pretty`]), keeping the
+    /// byte-order mark the file had.
+    fn rewrite(
+        &self,
+        file: &Path,
+        settings: &Value,
+        boundary: Option<&Path>,
+    ) -> Result<(), HooksError> {
+        let mut text = pretty(settings);
+        if self.bom {
+            text.insert(0, '\u{feff}');
+        }
+        write_settings(file, text.as_bytes(), boundary)
     }
 
     /// The settings object; a missing or blank file is `{}`, anything but an object refuses.
@@ -344,15 +359,9 @@ fn install_command(
     for (g, group) in groups.iter().enumerate() {
         let hooks = group.get("hooks").and_then(Value::as_array);
         for (h, hook) in hooks.into_iter().flatten().enumerate() {
-            let Some(found) = CommandHook::read(hook) else {
+            let Some((found, memdir)) = memdir_hook(hook, &wanted.subcommand, program) else {
                 continue;
             };
-            let Some(memdir) = MemdirCommand::parse(&found.words, program) else {
-                continue;
-            };
-            if memdir.subcommand != wanted.subcommand {
-                continue;
-            }
             let same_program = found.words[0].text == program;
             let keeps_arguments = memdir.has_hook_flag
                 && (!pin_extractor
@@ -399,6 +408,19 @@ fn install_command(
         command.to_string()
     };
     Found::Replaced { from, to }
+}
+
+/// `hook`, read, when it is memdir's: a command running memdir's `subcommand` (any program path
+/// whose file name is memdir's or `program`'s, any arguments). Install updates such a hook in
+/// place and never adds a second one; uninstall removes it.
+fn memdir_hook(
+    hook: &Value,
+    subcommand: &str,
+    program: &str,
+) -> Option<(CommandHook, MemdirCommand)> {
+    let found = CommandHook::read(hook)?;
+    let memdir = MemdirCommand::parse(&found.words, program)?;
+    (memdir.subcommand == subcommand).then_some((found, memdir))
 }
 
 /// A `{"type": "command", …}` hook, split into shell words.

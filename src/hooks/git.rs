@@ -45,50 +45,17 @@ impl Action {
 /// Install (or merge in) the post-merge hook of the repository holding `project`, running
 /// `program`; the hook file and what was done.
 pub fn install(project: &Path, program: &str) -> Result<(PathBuf, Action), HooksError> {
-    let repo = crate::repo::TargetRepo::discover(project)?
-        .ok_or_else(|| HooksError::NoRepository(project.to_path_buf()))?;
-    let file = repo.hooks_dir()?.join("post-merge");
+    let file = hook_file(project)?;
     let by_hand = |problem: String| HooksError::HookUnmergeable {
         file: file.clone(),
         problem,
         line: post_merge_line(program),
     };
-    // A hook that is a symlink could lead anywhere (`~/.bashrc`, a script the project tracks):
-    // memdir neither writes through it nor replaces it.
-    if let Ok(target) = std::fs::read_link(&file) {
-        return Err(by_hand(format!(
-            "it is a symlink to {}, and memdir writes only a regular hook file",
-            target.display()
-        )));
-    }
-    let existing = match crate::input::read_regular(&file, MAX_HOOK_BYTES) {
-        Ok(bytes) => {
-            Some(String::from_utf8(bytes).map_err(|_| by_hand("it is not UTF-8 text".into()))?)
-        }
-        Err(e) if e.is_not_found() => None,
-        Err(crate::input::InputError::NotRegular { kind, .. }) => {
-            return Err(by_hand(format!("it is not a regular file ({kind})")));
-        }
-        Err(crate::input::InputError::TooLarge { cap, .. }) => {
-            return Err(by_hand(format!(
-                "it is over {}",
-                crate::input::format_bytes(cap)
-            )));
-        }
-        Err(e) => {
-            return Err(HooksError::Io {
-                path: file.clone(),
-                source: std::io::Error::other(e),
-            });
-        }
-    };
+    let existing = read_hook(&file, &by_hand)?;
     let merged = merge_post_merge(existing.as_deref(), program).map_err(by_hand)?;
     let action = match merged {
         Some((text, action)) => {
-            crate::atomic::replace(&file, text.as_bytes()).map_err(|source| HooksError::Io {
-                path: file.clone(),
-                source,
-            })?;
+            write_hook(&file, &text)?;
             action
         }
         None => Action::Unchanged,
@@ -100,6 +67,102 @@ pub fn install(project: &Path, program: &str) -> Result<(PathBuf, Action), Hooks
         action
     };
     Ok((file, action))
+}
+
+/// What uninstalling the hook did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Removal {
+    /// memdir's line was taken out; the rest of the hook is the user's and stays.
+    Removed,
+    /// The hook was the one memdir created, and nothing else: the file is gone.
+    Deleted,
+    /// No hook, or none with memdir's line.
+    Unchanged,
+}
+
+impl Removal {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Removal::Removed => "removed",
+            Removal::Deleted => "deleted",
+            Removal::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// Take memdir's line (whatever program it runs) out of the post-merge hook of the repository
+/// holding `project`: the inverse of [`install`]. A hook that was memdir's alone is deleted.
+pub fn uninstall(project: &Path) -> Result<(PathBuf, Removal), HooksError> {
+    let file = hook_file(project)?;
+    let by_hand = |problem: String| HooksError::HookNotRemovable {
+        file: file.clone(),
+        problem,
+    };
+    let Some(existing) = read_hook(&file, &by_hand)? else {
+        return Ok((file, Removal::Unchanged));
+    };
+    let removal = match unmerge_post_merge(&existing) {
+        None => Removal::Unchanged,
+        Some(None) => {
+            std::fs::remove_file(&file).map_err(|source| HooksError::Io {
+                path: file.clone(),
+                source,
+            })?;
+            Removal::Deleted
+        }
+        Some(Some(rest)) => {
+            write_hook(&file, &rest)?;
+            Removal::Removed
+        }
+    };
+    Ok((file, removal))
+}
+
+/// The post-merge hook file of the repository holding `project`.
+fn hook_file(project: &Path) -> Result<PathBuf, HooksError> {
+    let repo = crate::repo::TargetRepo::discover(project)?
+        .ok_or_else(|| HooksError::NoRepository(project.to_path_buf()))?;
+    Ok(repo.hooks_dir()?.join("post-merge"))
+}
+
+/// The hook's text, `None` when there is no hook; a hook memdir does not edit is refused with
+/// `by_hand(why)`.
+fn read_hook(
+    file: &Path,
+    by_hand: &dyn Fn(String) -> HooksError,
+) -> Result<Option<String>, HooksError> {
+    // A hook that is a symlink could lead anywhere (`~/.bashrc`, a script the project tracks):
+    // memdir neither writes through it nor replaces it.
+    if let Ok(target) = std::fs::read_link(file) {
+        return Err(by_hand(format!(
+            "it is a symlink to {}, and memdir writes only a regular hook file",
+            target.display()
+        )));
+    }
+    match crate::input::read_regular(file, MAX_HOOK_BYTES) {
+        Ok(bytes) => Ok(Some(
+            String::from_utf8(bytes).map_err(|_| by_hand("it is not UTF-8 text".into()))?,
+        )),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(crate::input::InputError::NotRegular { kind, .. }) => {
+            Err(by_hand(format!("it is not a regular file ({kind})")))
+        }
+        Err(crate::input::InputError::TooLarge { cap, .. }) => Err(by_hand(format!(
+            "it is over {}",
+            crate::input::format_bytes(cap)
+        ))),
+        Err(e) => Err(HooksError::Io {
+            path: file.to_path_buf(),
+            source: std::io::Error::other(e),
+        }),
+    }
+}
+
+fn write_hook(file: &Path, text: &str) -> Result<(), HooksError> {
+    crate::atomic::replace(file, text.as_bytes()).map_err(|source| HooksError::Io {
+        path: file.to_path_buf(),
+        source,
+    })
 }
 
 /// memdir's line of the post-merge hook, running `program`.
@@ -186,6 +249,25 @@ fn merge_post_merge(
     )))
 }
 
+/// The hook without memdir's line: `None` when it has none, `Some(None)` when what is left is
+/// what memdir's own hook has besides its line (then the hook was memdir's alone).
+fn unmerge_post_merge(text: &str) -> Option<Option<String>> {
+    let without = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !is_post_merge_line(l))
+            .map(str::to_string)
+            .collect()
+    };
+    let rest = without(text);
+    if rest.len() == text.lines().count() {
+        return None;
+    }
+    if rest == without(POST_MERGE) {
+        return Some(None);
+    }
+    Some(Some(with_final_newline(rest.join("\n"))))
+}
+
 /// A top-level `exit` statement (`exit`, `exit 0`, `exit $?`).
 fn is_exit(line: &str) -> bool {
     let line = line.trim();
@@ -261,5 +343,32 @@ mod tests {
             .expect("changed");
         assert_eq!(text, format!("#!/bin/sh\necho hi\n{line}\n"));
         assert!(merge_post_merge(Some("#!/usr/bin/env python3\nprint(1)\n"), "memdir").is_err());
+    }
+
+    #[test]
+    fn uninstalling_gives_back_the_users_hook_or_none() {
+        let merged = |existing: Option<&str>, program: &str| {
+            merge_post_merge(existing, program)
+                .expect("ok")
+                .expect("changed")
+                .0
+        };
+        assert_eq!(unmerge_post_merge(&merged(None, "memdir")), Some(None));
+        assert_eq!(
+            unmerge_post_merge(&merged(None, "/opt/my tools/memdir")),
+            Some(None)
+        );
+        for users in ["#!/bin/bash\nset -e\necho merged\nexit 0\n", "#!/bin/sh\n"] {
+            assert_eq!(
+                unmerge_post_merge(&merged(Some(users), "/usr/bin/memdir")),
+                Some(Some(users.to_string()))
+            );
+            assert_eq!(unmerge_post_merge(users), None);
+        }
+        // memdir's hook with a line of the user's added stays, without memdir's line.
+        let edited = format!("{POST_MERGE}echo mine\n");
+        let rest = unmerge_post_merge(&edited).expect("changed").expect("kept");
+        assert!(rest.ends_with("exit 0\necho mine\n"), "{rest}");
+        assert!(!rest.lines().any(is_post_merge_line), "{rest}");
     }
 }

@@ -1,7 +1,8 @@
 //! Installing memdir's hooks (DESIGN §11): the Claude Code hook entries merged into a
 //! `settings.json` ([`claude`]), and the git `post-merge` hook that reconciles merged promotions
 //! (§7) merged into a repository's existing hook ([`git`]). Both merge into what is there and
-//! never clobber it; installing twice changes nothing.
+//! never clobber it; installing twice changes nothing. Uninstalling is the exact inverse: only
+//! what install wrote is taken out.
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +29,10 @@ pub enum HooksError {
         problem: String,
         line: String,
     },
-    #[error("{} is in no git repository: there is nowhere to install the post-merge hook", .0.display())]
+    /// The post-merge hook cannot be read or rewritten; memdir's line is to remove by hand.
+    #[error("{}: {problem}; remove its `memdir proposals --reconcile` line by hand, nothing was written", .file.display())]
+    HookNotRemovable { file: PathBuf, problem: String },
+    #[error("{} is in no git repository: there is no post-merge hook to install or remove", .0.display())]
     NoRepository(PathBuf),
     #[error("{}: {source}", .path.display())]
     Io {

@@ -9,7 +9,7 @@ use crate::common::TestEnv;
 
 /// What a fresh install writes: the entries of `hooks/claude-settings.json`, as Claude Code's
 /// settings schema (2.1.332) wants them.
-fn memdir_entries(program: &str) -> Value {
+pub fn memdir_entries(program: &str) -> Value {
     let extract =
         json!([{"hooks": [{"type": "command", "command": format!("{program} extract --hook")}]}]);
     json!({"hooks": {
@@ -29,11 +29,11 @@ fn memdir_entries(program: &str) -> Value {
     }})
 }
 
-fn user_settings(env: &TestEnv) -> PathBuf {
+pub fn user_settings(env: &TestEnv) -> PathBuf {
     env.home.join(".claude/settings.json")
 }
 
-fn read_json(path: &Path) -> Value {
+pub fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text)
@@ -94,11 +94,9 @@ fn the_user_file_follows_claude_config_dir() {
     assert!(!user_settings(&env).exists());
 }
 
-#[test]
-fn merge_keeps_every_other_setting_and_hook_in_order() {
-    let env = TestEnv::new();
-    let file = user_settings(&env);
-    let before = json!({
+/// A settings file of the user's own: keys, and hooks under events memdir hooks and others.
+pub fn users_settings() -> Value {
+    json!({
         "permissions": {"allow": ["Bash(cargo test:*)"], "deny": []},
         "model": "opus",
         "hooks": {
@@ -109,7 +107,14 @@ fn merge_keeps_every_other_setting_and_hook_in_order() {
             "Notification": []
         },
         "statusLine": {"type": "command", "command": "status.sh"}
-    });
+    })
+}
+
+#[test]
+fn merge_keeps_every_other_setting_and_hook_in_order() {
+    let env = TestEnv::new();
+    let file = user_settings(&env);
+    let before = users_settings();
     std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
     std::fs::write(&file, serde_json::to_string_pretty(&before).expect("json")).expect("write");
 

@@ -18,6 +18,7 @@ mod doctor;
 mod extract;
 mod history;
 mod hooks;
+mod hooks_uninstall;
 mod hostile;
 mod hostile_extract;
 mod hostile_team;

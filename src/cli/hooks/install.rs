@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::Error;
-use crate::cli::hooks::{InstallArgs, Scope};
+use crate::cli::hooks::{InstallArgs, event_label, hook_json};
 use crate::cli::{Ctx, Output};
 
 pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -52,28 +52,16 @@ fn claude(
     output: &mut Output<'_>,
     json: &mut Map<String, Value>,
 ) -> Result<(), Error> {
-    let project = ctx.project();
-    let (file, boundary) = match args.scope {
-        Scope::User => (ctx.env.config_dir()?.join("settings.json"), None),
-        Scope::ProjectLocal => (
-            project.join(".claude").join("settings.local.json"),
-            Some(project.as_path()),
-        ),
-    };
+    let (file, boundary) = args.scope.settings_file(ctx)?;
     let (extractor, agent) = args.extractor.resolve(ctx, true)?;
-    let installed = crate::hooks::claude::install(&file, program, extractor.as_ref(), boundary)?;
+    let installed =
+        crate::hooks::claude::install(&file, program, extractor.as_ref(), boundary.as_deref())?;
     let merge = &installed.merge;
     if args.json {
         let added: Vec<Value> = merge
             .added
             .iter()
-            .map(|a| {
-                let mut entry = serde_json::json!({"event": a.event, "command": a.command});
-                if let Some(matcher) = &a.matcher {
-                    entry["matcher"] = Value::from(matcher.as_str());
-                }
-                entry
-            })
+            .map(|a| hook_json(&a.event, a.matcher.as_deref(), &a.command))
             .collect();
         let replaced: Vec<Value> = merge
             .replaced
@@ -107,10 +95,7 @@ fn claude(
         ));
     }
     for added in &merge.added {
-        let event = match &added.matcher {
-            Some(matcher) => format!("{} [{matcher}]", added.event),
-            None => added.event.clone(),
-        };
+        let event = event_label(&added.event, added.matcher.as_deref());
         output.info(&format!("{event}: added `{}`", added.command))?;
     }
     for replaced in &merge.replaced {

@@ -1,5 +1,7 @@
-//! `memdir hooks`: install memdir's Claude Code hook entries and git hook, or print the entries
-//! (the library is [`crate::hooks`]).
+//! `memdir hooks`: install memdir's Claude Code hook entries and git hook, uninstall them, or
+//! print the entries (the library is [`crate::hooks`]).
+
+use std::path::PathBuf;
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
@@ -8,8 +10,9 @@ use crate::hooks::claude::HookExtractor;
 
 mod install;
 mod show;
+mod uninstall;
 
-/// Install or print the hook entries that keep memory committed and extracted.
+/// Install, uninstall or print the hook entries that keep memory committed and extracted.
 #[derive(Debug, clap::Args)]
 pub struct HooksArgs {
     #[command(subcommand)]
@@ -19,6 +22,7 @@ pub struct HooksArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum HooksAction {
     Install(InstallArgs),
+    Uninstall(UninstallArgs),
     Show(ShowArgs),
 }
 
@@ -55,6 +59,40 @@ pub struct InstallArgs {
     pub json: bool,
 }
 
+/// Take out what `hooks install` wrote: memdir's hook entries from a Claude Code settings file,
+/// its line from the project's post-merge hook.
+///
+/// --claude: every hook install counts as memdir's (a command running memdir's extract, snapshot
+/// or recall under the event install puts it in, whatever memdir's path or extractor) is
+/// removed; a matcher group, an event's list or the "hooks" object goes only when that removal
+/// emptied it. Every other key and hook stays as it was, in its order; the file is not written
+/// when nothing of memdir's is in it. The agent extractor script install may have written is left
+/// in place (another settings file may still run it).
+///
+/// --git: memdir's line comes out of the post-merge hook; a hook that was memdir's alone is
+/// deleted.
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// Remove memdir's Claude Code hook entries (from settings.json).
+    #[arg(long)]
+    pub claude: bool,
+    /// Remove memdir's line from the project repository's post-merge hook.
+    #[arg(long)]
+    pub git: bool,
+    /// Which settings file to remove them from.
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// A memdir executable installed under another name: its commands are memdir's too (one
+    /// named memdir is recognised at any path without it).
+    #[arg(long = "command", value_name = "PATH")]
+    pub program: Option<String>,
+    /// Print JSON: with --claude {path, removed: [{event, matcher?, command}], unchanged,
+    /// agent?: {path, removed: false}}; with --git, a "git" key {path, action:
+    /// removed|deleted|unchanged}.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Print memdir's Claude Code hook entries, to paste into a settings file by hand.
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
@@ -86,6 +124,7 @@ pub enum Scope {
 pub fn run(ctx: &Ctx, args: &HooksArgs, output: &mut Output<'_>) -> Result<(), Error> {
     match &args.action {
         HooksAction::Install(args) => install::run(ctx, args, output),
+        HooksAction::Uninstall(args) => uninstall::run(ctx, args, output),
         HooksAction::Show(args) => show::run(ctx, args, output),
     }
 }
@@ -94,9 +133,44 @@ impl HooksArgs {
     pub(crate) fn wants_json(&self) -> bool {
         match &self.action {
             HooksAction::Install(args) => args.json,
+            HooksAction::Uninstall(args) => args.json,
             HooksAction::Show(args) => args.json,
         }
     }
+}
+
+impl Scope {
+    /// The settings file of this scope, and the folder a write to it must stay in (a project's
+    /// local settings never lead memdir to write outside the project).
+    fn settings_file(self, ctx: &Ctx) -> Result<(PathBuf, Option<PathBuf>), Error> {
+        Ok(match self {
+            Scope::User => (ctx.env.config_dir()?.join("settings.json"), None),
+            Scope::ProjectLocal => {
+                let project = ctx.project();
+                (
+                    project.join(".claude").join("settings.local.json"),
+                    Some(project),
+                )
+            }
+        })
+    }
+}
+
+/// A hook's event as people read it, with the matcher of its group in brackets.
+fn event_label(event: &str, matcher: Option<&str>) -> String {
+    match matcher {
+        Some(matcher) => format!("{event} [{matcher}]"),
+        None => event.to_string(),
+    }
+}
+
+/// A hook as `--json` reports it: `{event, matcher?, command}`.
+fn hook_json(event: &str, matcher: Option<&str>, command: &str) -> serde_json::Value {
+    let mut entry = serde_json::json!({"event": event, "command": command});
+    if let Some(matcher) = matcher {
+        entry["matcher"] = serde_json::Value::from(matcher);
+    }
+    entry
 }
 
 /// memdir's Claude Code agent, where it is and whether this install wrote it.
