@@ -20,7 +20,7 @@ pub struct Environment {
     pub cwd: PathBuf,
 }
 
-/// Every variable that changes where memory lives or whether it is on.
+/// Every variable that changes where memory lives or whether it is on, and `PATH`.
 const VARIABLES: &[&str] = &[
     "HOME",
     "CLAUDE_CONFIG_DIR",
@@ -35,6 +35,8 @@ const VARIABLES: &[&str] = &[
     // Not about where memory lives: the session Claude Code runs `memdir mcp` for, whose id the
     // server's commits carry.
     "CLAUDE_CODE_SESSION_ID",
+    // Not about memory: where `hooks install` looks for the program its hooks run.
+    "PATH",
 ];
 
 impl Environment {
@@ -74,6 +76,13 @@ impl Environment {
     /// A variable's value as text (lossy for non-UTF-8 values).
     pub fn var_str(&self, name: &str) -> Option<String> {
         self.var(name).map(|v| v.to_string_lossy().into_owned())
+    }
+
+    /// `PATH`: this environment's, else (an environment made of given variables) the process's.
+    pub fn search_path(&self) -> Option<OsString> {
+        self.var_raw("PATH")
+            .cloned()
+            .or_else(|| std::env::var_os("PATH"))
     }
 
     pub fn home(&self) -> Result<PathBuf, EnvError> {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::TestEnv;
+use crate::common::{TestEnv, assert_git_clean};
 
 /// What a fresh install writes: the entries of `hooks/claude-settings.json`, as Claude Code's
 /// settings schema (2.1.332) wants them.
@@ -448,4 +448,70 @@ fn the_agent_extractor_is_chosen_at_install_time() {
         before,
         "nothing changed"
     );
+}
+
+/// The program the hooks run is checked as a shell would find it: a bare name on PATH, a path
+/// to an executable file. One that is not there is warned of, and the hooks are written anyway
+/// (memdir may be installed later).
+#[test]
+fn install_warns_when_the_program_the_hooks_run_is_not_there() {
+    let mut env = TestEnv::new();
+    let file = user_settings(&env);
+    // The hermetic environment has no PATH: `memdir` is found nowhere.
+    let run = env.ok(&["hooks", "install", "--claude", "--git", "--json"]);
+    assert_eq!(run.json()["resolves"], false);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("warning: the hooks run `memdir`, which is not on PATH;")
+            && run.stderr.contains("give --command PATH"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read_json(&file), memdir_entries("memdir"));
+    assert!(env.project.join(".git/hooks/post-merge").is_file());
+    assert_git_clean(&env.project);
+
+    let binary = TestEnv::binary();
+    let folder = binary.parent().expect("the binary's folder");
+    env.set_var("PATH", &format!("/nonexistent:{}", folder.display()));
+    let run = env.ok(&["hooks", "install", "--claude", "--json"]);
+    assert_eq!(run.json()["resolves"], true);
+    assert_eq!(run.stderr, "");
+
+    // A path must lead to an executable file, whatever PATH says.
+    let binary = binary.to_str().expect("UTF-8");
+    let not_executable = env.root.join("memdir.txt");
+    std::fs::write(&not_executable, "#!/bin/sh\n").expect("write");
+    let missing = env.root.join("bin/memdir");
+    for (program, resolves, why) in [
+        (binary, true, ""),
+        (
+            missing.to_str().expect("UTF-8"),
+            false,
+            "which does not exist",
+        ),
+        (
+            not_executable.to_str().expect("UTF-8"),
+            false,
+            "which is not an executable file",
+        ),
+    ] {
+        let args = ["hooks", "install", "--claude", "--command", program];
+        let plain = env.ok(&args);
+        assert_eq!(
+            plain.stderr.is_empty(),
+            resolves,
+            "{program}: {}",
+            plain.stderr
+        );
+        assert!(plain.stderr.contains(why), "{program}: {}", plain.stderr);
+        let json = env.ok(&[&args[..], &["--json"]].concat()).json();
+        assert_eq!(json["resolves"], resolves, "{program}");
+        assert_eq!(
+            read_json(&file),
+            memdir_entries(program),
+            "written all the same"
+        );
+    }
 }

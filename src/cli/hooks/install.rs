@@ -38,10 +38,32 @@ pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(),
             serde_json::json!({"path": file.display().to_string(), "action": action.as_str()}),
         );
     }
+    // Said once the hooks are written: a refused install says only why.
+    let unrunnable = unrunnable(ctx, &program);
+    if let Some(warning) = &unrunnable {
+        output.warn(warning)?;
+    }
     if args.json {
+        json.insert("resolves".into(), unrunnable.is_none().into());
         return output.json(&Value::Object(json));
     }
     Ok(())
+}
+
+/// The warning to give when the hooks' program cannot be run from here (the hooks are written
+/// anyway: memdir may be installed later).
+fn unrunnable(ctx: &Ctx, program: &str) -> Option<String> {
+    use crate::hooks::ProgramCheck;
+    let why = match crate::hooks::check_program(program, ctx.env.search_path().as_deref()) {
+        ProgramCheck::Found(_) => return None,
+        ProgramCheck::NotOnPath => "which is not on PATH",
+        ProgramCheck::Missing => "which does not exist",
+        ProgramCheck::NotExecutable => "which is not an executable file",
+    };
+    Some(format!(
+        "the hooks run `{program}`, {why}; each hook fails until it is there: install memdir \
+         (cargo install --locked --path .) or give --command PATH"
+    ))
 }
 
 /// `--claude`: merge the entries into settings.json; with `--json`, its report goes in `json`.

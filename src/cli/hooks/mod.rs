@@ -37,6 +37,9 @@ pub enum HooksAction {
 /// --git: a post-merge hook running `memdir proposals --reconcile -q` (it never fails a merge),
 /// in the project repository's hooks folder (`core.hooksPath` if set, else `.git/hooks`). An
 /// existing post-merge hook keeps everything it has: memdir's line is added to it if absent.
+///
+/// The hooks are written even when the program they run cannot be found (a bare name on PATH,
+/// else an executable file at that path), with a warning: memdir may be installed later.
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Install Claude Code's hook entries (into settings.json).
@@ -52,9 +55,10 @@ pub struct InstallArgs {
     pub program: ProgramArg,
     #[command(flatten)]
     pub extractor: ExtractorArg,
-    /// Print JSON: with --claude {path, added: [{event, matcher?, command}], replaced: [{event,
-    /// from, to}], unchanged, agent?: {path, written}}; with --git, a "git" key {path, action:
-    /// created|appended|updated|made executable|unchanged}.
+    /// Print JSON: {resolves} (whether the program was found); with --claude {path, added:
+    /// [{event, matcher?, command}], replaced: [{event, from, to}], unchanged, agent?: {path,
+    /// written}}; with --git, a "git" key {path, action: created|appended|updated|made
+    /// executable|unchanged}.
     #[arg(long)]
     pub json: bool,
 }
