@@ -2,12 +2,14 @@
 //! `settings.json` ([`claude`]), and the git `post-merge` hook that reconciles merged promotions
 //! (§7) merged into a repository's existing hook ([`git`]). Both merge into what is there and
 //! never clobber it; installing twice changes nothing. Uninstalling is the exact inverse: only
-//! what install wrote is taken out.
+//! what install wrote is taken out. A project's local settings file is kept out of its
+//! repository ([`exclude`]).
 
 use std::path::{Path, PathBuf};
 
 pub mod agent;
 pub mod claude;
+pub mod exclude;
 pub mod git;
 
 /// The program name the embedded entries use; `--command` replaces it.

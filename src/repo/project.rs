@@ -1,9 +1,12 @@
 //! Questions about a project's own repository (never written here): whether git tracks a file,
-//! every file its index tracks (for `verify`), whether a folder is inside a bare repository.
+//! whether it ignores one, every file its index tracks (for `verify`), whether a folder is inside
+//! a bare repository.
 
 use std::path::{Path, PathBuf};
 
 use gix::bstr::ByteSlice;
+
+use crate::repo::{RepoError, git_error};
 
 /// Whether git, run in `dir`, finds a repository without a work tree there (a bare one, or
 /// the inside of a `.git` folder): then `git apply` refuses to work in `dir`.
@@ -15,26 +18,10 @@ pub fn in_bare_repository(dir: &Path) -> bool {
 /// for it. A repository whose index cannot be read counts as tracking it (the cautious answer:
 /// a tracked settings file loses powers, an untracked one keeps them).
 pub fn is_tracked(file: &Path) -> bool {
-    let (Some(parent), Some(name)) = (file.parent(), file.file_name()) else {
+    let Some((repo, _, relative)) = locate(file) else {
         return false;
     };
-    let Ok(parent) = parent.canonicalize() else {
-        return false;
-    };
-    let Ok(repo) = gix::discover(&parent) else {
-        return false;
-    };
-    let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
-        return false;
-    };
-    let Ok(relative) = parent
-        .join(name)
-        .strip_prefix(&workdir)
-        .map(Path::to_path_buf)
-    else {
-        return false;
-    };
-    let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else {
+    let Some(relative) = relative else {
         return true;
     };
     if !repo.index_path().is_file() {
@@ -44,6 +31,61 @@ pub fn is_tracked(file: &Path) -> bool {
         Ok(index) => index.entry_by_path(relative.as_str().into()).is_some(),
         Err(_) => true,
     }
+}
+
+/// The repository whose work tree holds `file` (found from its folder, which must exist), that
+/// work tree's root (canonical), and `file`'s path from it, `/`-separated (`None` when it is
+/// not UTF-8).
+fn locate(file: &Path) -> Option<(gix::Repository, PathBuf, Option<String>)> {
+    let (parent, name) = (file.parent()?, file.file_name()?);
+    let parent = parent.canonicalize().ok()?;
+    let repo = gix::discover(&parent).ok()?;
+    let workdir = repo.workdir().and_then(|w| w.canonicalize().ok())?;
+    let relative = parent.join(name).strip_prefix(&workdir).ok()?.to_path_buf();
+    let relative = relative.to_str().map(|r| r.replace('\\', "/"));
+    Some((repo, workdir, relative))
+}
+
+/// Where a project's file stands with git's ignore rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exclusion {
+    /// The repository's `info/exclude` (in its common git dir: every worktree's).
+    pub exclude_file: PathBuf,
+    /// The file's path from the work tree's root, `/`-separated.
+    pub relative: String,
+    /// Git ignores it already: `.gitignore` files, `info/exclude`, `core.excludesFile`.
+    pub ignored: bool,
+    /// The index tracks it, and ignore rules do not apply to a tracked file.
+    pub tracked: bool,
+}
+
+/// Where `file` (in a folder that exists) stands with the ignore rules of the repository whose work
+/// tree holds it, as `git check-ignore` would say; `None` when no repository with a work tree
+/// holds it.
+pub fn exclusion(file: &Path) -> Result<Option<Exclusion>, RepoError> {
+    let Some((repo, workdir, Some(relative))) = locate(file) else {
+        return Ok(None);
+    };
+    let failed = |source| git_error(&workdir, source);
+    let index = repo.index_or_empty().map_err(failed)?;
+    let tracked = index.entry_by_path(relative.as_str().into()).is_some();
+    let mut excludes = repo
+        .excludes(
+            &index,
+            None,
+            gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+        )
+        .map_err(failed)?;
+    let ignored = excludes
+        .at_path(Path::new(&relative), Some(gix::index::entry::Mode::FILE))
+        .map_err(failed)?
+        .is_excluded();
+    Ok(Some(Exclusion {
+        exclude_file: repo.common_dir().join("info").join("exclude"),
+        relative,
+        ignored,
+        tracked,
+    }))
 }
 
 /// A path the index of a project's repository tracks (for `verify`, DESIGN §9).

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::{TestEnv, assert_git_clean};
+use crate::common::{TestEnv, assert_git_clean, git};
 
 /// What a fresh install writes: the entries of `hooks/claude-settings.json`, as Claude Code's
 /// settings schema (2.1.332) wants them.
@@ -254,19 +254,12 @@ fn command_sets_the_executable_and_updates_an_old_path() {
     assert_eq!(read_json(&file), memdir_entries("'/opt/my tools/memdir'"));
 }
 
+const INSTALL_LOCAL: &[&str] = &["hooks", "install", "--claude", "--scope", "project-local"];
+
 #[test]
 fn project_local_scope_writes_the_projects_local_settings() {
     let env = TestEnv::new();
-    let json = env
-        .ok(&[
-            "hooks",
-            "install",
-            "--claude",
-            "--scope",
-            "project-local",
-            "--json",
-        ])
-        .json();
+    let json = env.ok(&[INSTALL_LOCAL, &["--json"]].concat()).json();
     let file = env.project.join(".claude/settings.local.json");
     assert_eq!(json["path"], file.display().to_string());
     assert_eq!(read_json(&file), memdir_entries("memdir"));
@@ -514,4 +507,94 @@ fn install_warns_when_the_program_the_hooks_run_is_not_there() {
             "written all the same"
         );
     }
+}
+
+/// The project's local settings are this machine's: installing into them makes git ignore them
+/// through the repository's `info/exclude` (which git never shares), never a tracked
+/// `.gitignore`, and only when git does not ignore them already.
+#[test]
+fn project_local_settings_are_kept_out_of_git() {
+    let env = TestEnv::new();
+    let repo = env.project.clone();
+    std::fs::write(repo.join(".gitignore"), "target/\n").expect("write");
+    git(&repo, &["add", ".gitignore"]);
+    git(&repo, &["commit", "-q", "-m", "init"]);
+    // The project is a folder of its repository.
+    let project = repo.join("app [v2]");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let exclude = repo.join(".git/info/exclude");
+    let before = std::fs::read_to_string(&exclude).unwrap_or_default();
+    let install = [
+        &["--project", project.to_str().expect("UTF-8")][..],
+        INSTALL_LOCAL,
+    ]
+    .concat();
+    let run = env.ok(&install);
+    let line = "/app \\[v2\\]/.claude/settings.local.json";
+    assert!(
+        run.stdout.contains(&format!(
+            "git ignores it now, on this machine only: added `{line}` to {}",
+            exclude.display()
+        )),
+        "{}",
+        run.stdout
+    );
+    let after = std::fs::read_to_string(&exclude).expect("info/exclude");
+    assert!(
+        after.starts_with(&before) && after.ends_with(&format!("\n{line}\n")),
+        "{after}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".gitignore")).expect("read"),
+        "target/\n"
+    );
+    let file = "app [v2]/.claude/settings.local.json";
+    assert!(project.join(".claude/settings.local.json").is_file());
+    assert_git_clean(&repo);
+    let ignored = git(&repo, &["check-ignore", "-v", file]);
+    assert!(ignored.starts_with(".git/info/exclude:"), "{ignored}");
+
+    // Ignored now: installing again adds nothing.
+    let json = env.ok(&[&install[..], &["--json"]].concat()).json();
+    assert_eq!(json["exclude"], json!({"action": "ignored"}));
+    assert_eq!(
+        std::fs::read_to_string(&exclude).expect("info/exclude"),
+        after
+    );
+}
+
+#[test]
+fn local_settings_git_already_ignores_or_tracks_are_left_to_it() {
+    let env = TestEnv::new();
+    let repo = env.project.clone();
+    let exclude = repo.join(".git/info/exclude");
+    let before = std::fs::read(&exclude).ok();
+    let install = [INSTALL_LOCAL, &["--json"]].concat();
+    // Ignored by the project's own .gitignore.
+    std::fs::write(repo.join(".gitignore"), ".claude/settings.local.json\n").expect("write");
+    git(&repo, &["add", ".gitignore"]);
+    git(&repo, &["commit", "-q", "-m", "init"]);
+    let json = env.ok(&install).json();
+    assert_eq!(json["exclude"], json!({"action": "ignored"}));
+    assert_eq!(std::fs::read(&exclude).ok(), before);
+    assert_git_clean(&repo);
+
+    // Tracked: no ignore rule would apply; said, and nothing is added.
+    git(&repo, &["add", "-f", ".claude/settings.local.json"]);
+    git(&repo, &["commit", "-q", "-m", "local settings"]);
+    let run = env.ok(&[&install[..], &["--command", "/opt/bin/memdir"]].concat());
+    assert_eq!(run.json()["exclude"], json!({"action": "tracked"}));
+    assert!(
+        run.stderr
+            .contains("warning: git tracks .claude/settings.local.json")
+            && run.stderr.contains("git rm --cached"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&exclude).ok(), before);
+    git(&repo, &["fsck", "--strict", "--no-progress"]);
+    assert_eq!(
+        git(&repo, &["status", "--porcelain"]),
+        " M .claude/settings.local.json\n"
+    );
 }

@@ -4,8 +4,9 @@
 use serde_json::{Map, Value};
 
 use crate::Error;
-use crate::cli::hooks::{InstallArgs, event_label, hook_json};
+use crate::cli::hooks::{AgentScript, InstallArgs, Scope, event_label, hook_json};
 use crate::cli::{Ctx, Output};
+use crate::hooks::claude::Installed;
 
 pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(), Error> {
     if !args.claude && !args.git {
@@ -50,6 +51,53 @@ pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(),
     Ok(())
 }
 
+/// `--scope project-local`: the local settings file is this machine's, never committed. Said
+/// when memdir made git ignore it; a tracked one, or a failure, is warned of (the hooks are
+/// installed either way).
+fn keep_out_of_git(
+    file: &std::path::Path,
+    report_json: bool,
+    output: &mut Output<'_>,
+    json: &mut Map<String, Value>,
+) -> Result<(), Error> {
+    use crate::hooks::exclude::Exclude;
+    let exclude = match crate::hooks::exclude::keep_out_of_git(file) {
+        Ok(exclude) => exclude,
+        Err(e) => {
+            return output.warn(&format!(
+                "{} may get committed: it could not be added to the repository's excludes ({e})",
+                file.display()
+            ));
+        }
+    };
+    let Some(action) = exclude.as_str() else {
+        return Ok(());
+    };
+    let mut report = serde_json::json!({"action": action});
+    match &exclude {
+        Exclude::Added {
+            file: exclude,
+            line,
+        } => {
+            report["path"] = exclude.display().to_string().into();
+            report["line"] = line.as_str().into();
+            if !report_json {
+                output.info(&format!(
+                    "git ignores it now, on this machine only: added `{line}` to {}",
+                    exclude.display()
+                ))?;
+            }
+        }
+        Exclude::Tracked { relative } => output.warn(&format!(
+            "git tracks {relative}, so this machine's hooks in it get committed: \
+             `git rm --cached {relative}`, then install again to keep it out of git"
+        ))?,
+        Exclude::Ignored | Exclude::NoRepository => {}
+    }
+    json.insert("exclude".into(), report);
+    Ok(())
+}
+
 /// The warning to give when the hooks' program cannot be run from here (the hooks are written
 /// anyway: memdir may be installed later).
 fn unrunnable(ctx: &Ctx, program: &str) -> Option<String> {
@@ -78,8 +126,23 @@ fn claude(
     let (extractor, agent) = args.extractor.resolve(ctx, true)?;
     let installed =
         crate::hooks::claude::install(&file, program, extractor.as_ref(), boundary.as_deref())?;
-    let merge = &installed.merge;
-    if args.json {
+    report(args.json, &installed, agent.as_ref(), output, json)?;
+    if args.scope == Scope::ProjectLocal {
+        keep_out_of_git(&file, args.json, output, json)?;
+    }
+    Ok(())
+}
+
+/// What an install into a settings file did: in `json`, else printed.
+fn report(
+    report_json: bool,
+    installed: &Installed,
+    agent: Option<&AgentScript>,
+    output: &mut Output<'_>,
+    json: &mut Map<String, Value>,
+) -> Result<(), Error> {
+    let (file, merge) = (&installed.file, &installed.merge);
+    if report_json {
         let added: Vec<Value> = merge
             .added
             .iter()
@@ -94,7 +157,7 @@ fn claude(
         json.insert("added".into(), added.into());
         json.insert("replaced".into(), replaced.into());
         json.insert("unchanged".into(), merge.is_unchanged().into());
-        if let Some(agent) = &agent {
+        if let Some(agent) = agent {
             json.insert(
                 "agent".into(),
                 serde_json::json!({"path": agent.path.display().to_string(), "written": agent.written}),
@@ -102,7 +165,7 @@ fn claude(
         }
         return Ok(());
     }
-    if let Some(agent) = &agent {
+    if let Some(agent) = agent {
         let verb = if agent.written {
             "wrote the agent extractor"
         } else {

@@ -57,8 +57,8 @@ pub struct InstallArgs {
     pub extractor: ExtractorArg,
     /// Print JSON: {resolves} (whether the program was found); with --claude {path, added:
     /// [{event, matcher?, command}], replaced: [{event, from, to}], unchanged, agent?: {path,
-    /// written}}; with --git, a "git" key {path, action: created|appended|updated|made
-    /// executable|unchanged}.
+    /// written}, exclude?: {action: added|ignored|tracked, path?, line?}}; with --git, a "git"
+    /// key {path, action: created|appended|updated|made executable|unchanged}.
     #[arg(long)]
     pub json: bool,
 }
@@ -121,7 +121,8 @@ pub struct ProgramArg {
 pub enum Scope {
     /// `<config dir>/settings.json`: every project of this user.
     User,
-    /// `<project>/.claude/settings.local.json`: this project, this machine, not committed.
+    /// `<project>/.claude/settings.local.json`: this project, this machine, not committed (install
+    /// adds it to the repository's .git/info/exclude unless git ignores it already).
     ProjectLocal,
 }
 
