@@ -20,7 +20,7 @@ pub struct Environment {
     pub cwd: PathBuf,
 }
 
-/// Every variable that changes where memory lives or whether it is on, and `PATH`.
+/// Every variable that changes where memory lives or whether it is on, and two others.
 const VARIABLES: &[&str] = &[
     "HOME",
     "CLAUDE_CONFIG_DIR",

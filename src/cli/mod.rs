@@ -12,6 +12,7 @@ use crate::memory::store::{Adoption, Store};
 use crate::paths::{MemoryLocation, absolute_from, resolve_memory_dir};
 use crate::settings::{AutoMemory, Settings, auto_memory};
 
+pub mod completions;
 pub mod context;
 pub mod diff;
 pub mod doctor;
@@ -23,6 +24,7 @@ pub mod index;
 pub mod init;
 pub mod list;
 pub mod log;
+pub mod man;
 pub mod mcp;
 pub mod merge_index;
 pub mod pack;
@@ -112,6 +114,8 @@ pub enum Command {
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
     Team(team::TeamArgs),
+    Completions(completions::CompletionsArgs),
+    Man(man::ManArgs),
 }
 
 impl Cli {
@@ -143,7 +147,9 @@ impl Cli {
             | Command::Rollback(_)
             | Command::Undo(_)
             | Command::Restore(_)
-            | Command::MergeIndex(_) => false,
+            | Command::MergeIndex(_)
+            | Command::Completions(_)
+            | Command::Man(_) => false,
         }
     }
 }
@@ -482,5 +488,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Mcp(args) => mcp::run(&ctx, args, output),
         Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
         Command::Team(args) => team::run(&ctx, args, output),
+        Command::Completions(args) => completions::run(&ctx, args, output),
+        Command::Man(args) => man::run(&ctx, args, output),
     }
 }

@@ -10,6 +10,7 @@ mod common;
 mod adopt;
 mod agent;
 mod bad_input;
+mod completions;
 mod concurrency;
 mod context;
 #[cfg(feature = "fault-injection")]
@@ -24,6 +25,7 @@ mod hostile_extract;
 mod hostile_team;
 mod labels;
 mod layers;
+mod man;
 mod mcp;
 mod mcp_python;
 mod merge;
