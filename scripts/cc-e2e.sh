@@ -39,6 +39,13 @@
 #      Each must complete with no hook error in its transcript or on stderr, one Stop (a Stop
 #      hook's exit 2 would make Claude Code keep going: more model requests), and the problems
 #      of D in memdir's logs; F and G commit nothing.
+#   7. sessions P, P2, P3, M: the plugin (plugin/) and the MCP server. P loads it with
+#      --plugin-dir; the scripted model calls its MCP tools save, search and show (deferred
+#      behind ToolSearch, called by name): the results come back in the next request, the save is
+#      one commit with P's session id, the plugin's hooks run as installed ones do, and the turn
+#      that saved through MCP is not extracted again. P2: no memdir on PATH: SessionStart says so,
+#      no hook error. P3: `claude plugin marketplace add` this repository, `claude plugin install
+#      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
 set -uo pipefail
 
@@ -750,6 +757,36 @@ recs = [json.loads(l) for l in sys.argv[1].splitlines()]
 bad = [r for r in recs if "error" in str(r.get("type")) or r.get("exitCode") not in (None, 0)]
 assert not bad, bad
 ' "$(hook_records "$transcript")"
+
+# P3: installed the way people install plugins: the repository as a marketplace, then the plugin.
+cc() { (cd "$proj" && "${clean_env[@]}" timeout 120 "$claude" "$@"); }
+check "claude plugin validate plugin (the manifest, hooks, MCP server and skill)" cc plugin validate "$root/plugin"
+check "claude plugin marketplace add <this repository>" cc plugin marketplace add "$root"
+check "claude plugin install memdir@memdir" cc plugin install memdir@memdir
+echo '[{"tool_match": "^mcp__plugin_memdir_memdir__search$", "input": {"query": "release freeze"}}, {"text": "Found it."}]' >"$scratch/script-P3.json"
+session_env=("PATH=$(dirname "$memdir"):$PATH" IS_SANDBOX=1)
+session P3 "$scratch/script-P3.json" 'When is the release freeze?' --permission-mode bypassPermissions
+session_env=()
+check "session P3 (installed plugin): search through its MCP server found release-freeze" python3 -c '
+import json, sys
+rs = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(rs) == 1 and not rs[0]["error"], rs
+assert json.loads(rs[0]["text"].splitlines()[0])[0]["name"] == "release-freeze", rs
+' "$(tool_results P3)"
+check "session P3 (installed plugin): its Stop hook ran memdir" log_lines "$sid"
+
+# M: no plugin, the server given with --mcp-config (as any MCP client would start it).
+printf '{"mcpServers": {"memdir": {"command": "%s", "args": ["mcp"]}}}' "$memdir" >"$scratch/mcp.json"
+echo '[{"tool_match": "^mcp__memdir__show$", "input": {"name": "release-freeze"}}, {"text": "Shown."}]' >"$scratch/script-M.json"
+session_env=(IS_SANDBOX=1)
+session M "$scratch/script-M.json" 'Show the release freeze memory.' --mcp-config "$scratch/mcp.json" --permission-mode bypassPermissions
+session_env=()
+check "session M (--mcp-config): show returned release-freeze's body" python3 -c '
+import json, sys
+rs = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(rs) == 1 and not rs[0]["error"], rs
+assert json.loads(rs[0]["text"].splitlines()[0])["body"].strip() == sys.argv[2], rs
+' "$(tool_results M)" "$freeze_body"
 cp "$settings_saved" "$settings"
 
 elapsed=$(since "$started")
