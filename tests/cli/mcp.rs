@@ -209,6 +209,13 @@ fn every_tool_reaches_the_store_and_each_write_is_one_commit() {
     assert_eq!(listed[0]["name"], "latency-dashboard");
     assert_eq!(listed.as_array().map(Vec::len), Some(1));
 
+    let first = client.ok("list", json!({"limit": 1}));
+    assert_eq!(json_of(&first).as_array().map(Vec::len), Some(1), "{first}");
+    assert!(
+        first.contains("(1 more not shown: give `limit`)"),
+        "{first}"
+    );
+
     let shown = json_of(&client.ok("show", json!({"name": "run-lint-before-commit"})));
     assert_eq!(
         shown["body"],

@@ -39,6 +39,9 @@ struct List {
     /// Only memories of this type.
     #[serde(rename = "type")]
     memory_type: Option<MemoryType>,
+    /// At most this many, in index order (1 to 10000) [default: 200].
+    #[schemars(range(min = 1, max = 10000))]
+    limit: Option<u64>,
     /// The project whose memory to use [default: the server's].
     project: Option<PathBuf>,
 }
@@ -190,8 +193,9 @@ const TOOLS: &[Def] = &[
     Def {
         name: "list",
         title: "List memories",
-        description: "List every memory as it stands, optionally of one type. Returns JSON: \
-                      [{name, type, description, title, file}].",
+        description: "List the memories as they stand, in index order, optionally of one type \
+                      (at most `limit`, 200 unless given). Returns JSON: [{name, type, \
+                      description, title, file}].",
         schema: schema_for_type::<List>,
         writes: false,
         run: run_list,
@@ -344,11 +348,13 @@ fn run_search(server: &Server, _session: &str, args: JsonObject) -> Result<Strin
 fn run_list(server: &Server, _session: &str, args: JsonObject) -> Result<String, String> {
     let args: List = arguments(args)?;
     let ctx = server.ctx(args.project.as_deref());
+    let limit = count("limit", args.limit, 200, 10_000)?;
     let command = list::ListArgs {
         memory_type: args.memory_type.map(|t| t.as_str().to_string()),
         json: true,
     };
-    captured(|output| list::run(&ctx, &command, output))
+    let text = captured(|output| list::run(&ctx, &command, output))?;
+    Ok(first(text, limit, "more"))
 }
 
 fn run_show(server: &Server, _session: &str, args: JsonObject) -> Result<String, String> {
@@ -401,19 +407,24 @@ fn run_log(server: &Server, _session: &str, args: JsonObject) -> Result<String, 
     };
     let text = captured(|output| log::run(&ctx, &command, output))?;
     // The newest `limit` commits: a store's whole history is more than a model should read.
+    Ok(first(text, limit, "older commits"))
+}
+
+/// A command's JSON array (its first line) cut to its first `limit` items, saying how many were
+/// left out; the lines after it (warnings) kept. A client (Claude Code: about 25,000 tokens)
+/// refuses or truncates a longer result itself, where the model can no longer tell.
+fn first(text: String, limit: usize, what: &str) -> String {
     let (json, warnings) = text.split_once('\n').unwrap_or((&text, ""));
-    match serde_json::from_str::<Vec<serde_json::Value>>(json) {
-        Ok(mut commits) => {
-            let more = commits.len().saturating_sub(limit);
-            commits.truncate(limit);
-            let mut text = serde_json::Value::from(commits).to_string();
-            if more > 0 {
-                text.push_str(&format!("\n({more} older commits not shown: give `limit`)"));
-            }
-            Ok(format!("{text}\n{warnings}"))
-        }
-        Err(_) => Ok(text),
+    let Ok(mut items) = serde_json::from_str::<Vec<serde_json::Value>>(json) else {
+        return text;
+    };
+    let more = items.len().saturating_sub(limit);
+    items.truncate(limit);
+    let mut cut = serde_json::Value::from(items).to_string();
+    if more > 0 {
+        cut.push_str(&format!("\n({more} {what} not shown: give `limit`)"));
     }
+    format!("{cut}\n{warnings}")
 }
 
 fn run_diff(server: &Server, _session: &str, args: JsonObject) -> Result<String, String> {
