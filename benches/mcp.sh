@@ -55,7 +55,7 @@ for tool, arguments, argv in cases:
         assert not reply["result"].get("isError"), reply
         a = arguments(i + runs)
         t = time.perf_counter()
-        subprocess.run([memdir, "--memory-dir", store] + argv(a), check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([memdir, "--memory-dir", store] + argv(a), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cli.append(time.perf_counter() - t)
     print(f"{tool:7} mcp {ms(mcp)}   cli {ms(cli)}")
 server.stdin.close()
