@@ -39,12 +39,13 @@
 #      Each must complete with no hook error in its transcript or on stderr, one Stop (a Stop
 #      hook's exit 2 would make Claude Code keep going: more model requests), and the problems
 #      of D in memdir's logs; F and G commit nothing.
-#   7. sessions P, P2, P3, M: the plugin (plugin/) and the MCP server. P loads it with
+#   7. sessions P, P2, S, P3, M: the plugin (plugin/) and the MCP server. P loads it with
 #      --plugin-dir; the scripted model calls its MCP tools save, search and show (deferred
 #      behind ToolSearch, called by name): the results come back in the next request, the save is
 #      one commit with P's session id, the plugin's hooks run as installed ones do, and the turn
 #      that saved through MCP is not extracted again. P2: no memdir on PATH: SessionStart says so,
-#      no hook error. P3: `claude plugin marketplace add` this repository, `claude plugin install
+#      no hook error. S: the review skill loads and runs `memdir review` (its allowed-tools).
+#      P3: `claude plugin marketplace add` this repository, `claude plugin install
 #      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
 set -uo pipefail
@@ -757,6 +758,29 @@ recs = [json.loads(l) for l in sys.argv[1].splitlines()]
 bad = [r for r in recs if "error" in str(r.get("type")) or r.get("exitCode") not in (None, 0)]
 assert not bad, bad
 ' "$(hook_records "$transcript")"
+
+# S: the plugin's review skill: the model loads it, then runs `memdir review --json`, which the
+# skill's allowed-tools permit without asking (the session allows the skill, and no Bash).
+echo '[{"tool": "Skill", "input": {"skill": "memdir:memory-review"}}, {"tool": "Bash", "input": {"command": "memdir review --json"}}, {"text": "Here is the review."}]' >"$scratch/script-S.json"
+session_env=("PATH=$(dirname "$memdir"):$PATH")
+session S "$scratch/script-S.json" 'Review my memory.' --plugin-dir "$root/plugin" \
+  --allowedTools 'Skill(memdir:memory-review)'
+session_env=()
+check "session S: the skill memdir:memory-review is offered, loads, and its memdir review --json ran (release-freeze among the proposals)" python3 -c '
+import json, sys
+last = None
+for l in open(sys.argv[1]):
+    try: body = json.loads(json.loads(l)["body"])
+    except Exception: continue
+    if body.get("tools"): last = body
+text = json.dumps(last)
+assert "memdir:memory-review" in text, "skill not offered"
+assert "promote only what the user approves" in text, "skill text not loaded"
+rs = [json.loads(l) for l in sys.argv[2].splitlines()]
+review = [r for r in rs if "proposals" in r["text"]]
+assert review and not review[0]["error"], rs
+assert "release-freeze" in review[0]["text"], review
+' "$scratch/requests-S.jsonl" "$(tool_results S)"
 
 # P3: installed the way people install plugins: the repository as a marketplace, then the plugin.
 cc() { (cd "$proj" && "${clean_env[@]}" timeout 120 "$claude" "$@"); }
