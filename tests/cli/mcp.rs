@@ -357,6 +357,48 @@ fn assert_unchanged(
 }
 
 #[test]
+fn a_secret_is_warned_about_in_personal_memory_and_refused_in_team_memory() {
+    let env = TestEnv::new();
+    // A GitHub token's shape, assembled so that no scanner flags this file.
+    let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+    let mut client = Client::start(&env, &[]);
+    let body = format!("The deploy bot authenticates with {token}.");
+    let saved = client.ok(
+        "save",
+        save("deploy-bot", "How the deploy bot logs in", &body),
+    );
+    assert!(saved.contains("warning: this memory holds"), "{saved}");
+    assert!(saved.contains("GitHub token"), "{saved}");
+    assert!(
+        !saved.contains(&token),
+        "the warning masks the token: {saved}"
+    );
+    client.finish();
+
+    let remote = env.root.join("remote.git");
+    git(
+        &env.root,
+        &["init", "-q", "--bare", remote.to_str().expect("utf-8")],
+    );
+    env.ok(&["team", "init", "--remote", remote.to_str().expect("utf-8")]);
+    let team = env.memory_dir().join("team");
+    let mut client = Client::start(&env, &["--team"]);
+    client.refused(
+        "save",
+        save("deploy-bot", "How the deploy bot logs in", &body),
+        "GitHub token",
+    );
+    client.ok(
+        "save",
+        save("release-train", "Releases go out on Tuesdays", "Tuesdays."),
+    );
+    client.finish();
+    assert!(team.join("release-train.md").is_file());
+    assert!(!team.join("deploy-bot.md").exists());
+    assert_git_clean(&team);
+}
+
+#[test]
 fn auto_memory_off_is_a_tool_error() {
     let mut env = TestEnv::new();
     env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
