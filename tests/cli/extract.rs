@@ -190,6 +190,24 @@ fn a_record_still_being_written_waits_for_the_next_run() {
     assert_eq!(second["outcomes"].as_array().map(Vec::len), Some(1));
 }
 
+/// `memdir extract --transcript FILE --json`'s report; the run must succeed.
+fn extract_report(env: &TestEnv, file: &Path) -> serde_json::Value {
+    env.ok(&[
+        "extract",
+        "--transcript",
+        file.to_str().expect("utf-8"),
+        "--json",
+    ])
+    .json()
+}
+
+/// Whether a report says the range was skipped because the agent wrote memory itself.
+fn agent_wrote_memory(report: &serde_json::Value) -> bool {
+    report["skipped"]
+        .as_str()
+        .is_some_and(|s| s.contains("wrote memory itself"))
+}
+
 #[test]
 fn memory_the_agent_wrote_itself_is_adopted_not_extracted_again() {
     let env = TestEnv::new();
@@ -213,20 +231,8 @@ fn memory_the_agent_wrote_itself_is_adopted_not_extracted_again() {
         .write_tool("Edit", &dir.join("MEMORY.md"))
         .assistant("Saved to memory.");
     t.write(&file);
-    let report = env
-        .ok(&[
-            "extract",
-            "--transcript",
-            file.to_str().expect("utf-8"),
-            "--json",
-        ])
-        .json();
-    assert!(
-        report["skipped"]
-            .as_str()
-            .is_some_and(|s| s.contains("wrote memory itself")),
-        "{report}"
-    );
+    let report = extract_report(&env, &file);
+    assert!(agent_wrote_memory(&report), "{report}");
     assert_eq!(report["outcomes"].as_array().map(Vec::len), Some(0));
     assert_eq!(report["adopted"][0], "adopt(feedback): tabs");
     assert_eq!(cursor_offset(&dir, "s3"), Some(t.text().len() as u64));
@@ -251,18 +257,8 @@ fn a_turn_that_saved_through_memdirs_mcp_server_is_not_extracted_again() {
             .write_tool(tool, &env.project.join("x"))
             .assistant("Saved.");
         t.write(&file);
-        let report = env
-            .ok(&[
-                "extract",
-                "--transcript",
-                file.to_str().expect("utf-8"),
-                "--json",
-            ])
-            .json();
-        let skipped = report["skipped"]
-            .as_str()
-            .is_some_and(|s| s.contains("wrote memory itself"));
-        assert_eq!(skipped, !extracted, "{tool}: {report}");
+        let report = extract_report(&env, &file);
+        assert_eq!(agent_wrote_memory(&report), !extracted, "{tool}: {report}");
         assert_eq!(cursor_offset(&dir, session), Some(t.text().len() as u64));
     }
     // Only the turn whose tool was not memdir's was extracted: one memory, one commit.

@@ -375,11 +375,7 @@ fn a_secret_is_warned_about_in_personal_memory_and_refused_in_team_memory() {
     );
     client.finish();
 
-    let remote = env.root.join("remote.git");
-    git(
-        &env.root,
-        &["init", "-q", "--bare", remote.to_str().expect("utf-8")],
-    );
+    let remote = crate::common::bare_remote(&env.root);
     env.ok(&["team", "init", "--remote", remote.to_str().expect("utf-8")]);
     let team = env.memory_dir().join("team");
     let mut client = Client::start(&env, &["--team"]);
