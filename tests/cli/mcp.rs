@@ -501,3 +501,13 @@ fn mcp_and_command_line_writes_take_the_same_lock() {
     assert_git_clean(&dir);
     assert_index_consistent(&dir);
 }
+
+#[test]
+fn started_on_a_terminal_it_says_what_it_is_for() {
+    let env = TestEnv::new();
+    let shown = env.on_terminal(&["mcp"]);
+    assert!(
+        shown.contains("memdir mcp speaks MCP (JSON-RPC) on stdin and stdout"),
+        "{shown}"
+    );
+}

@@ -36,6 +36,12 @@ mod tools;
 pub struct McpArgs {}
 
 pub fn run(ctx: &Ctx, _args: &McpArgs, output: &mut Output<'_>) -> Result<(), Error> {
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        output.warn(
+            "memdir mcp speaks MCP (JSON-RPC) on stdin and stdout: an MCP client starts it \
+             (README, \"Any agent: the MCP server\"); waiting for one on this terminal, ^D ends",
+        )?;
+    }
     let server = Server::new(ctx.env.clone(), ctx.global.clone());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
