@@ -251,12 +251,16 @@ fn every_tool_reaches_the_store_and_each_write_is_one_commit() {
 }
 
 #[test]
-fn a_claude_code_session_id_is_the_trailer_and_a_project_argument_is_used() {
+fn a_claude_code_session_id_is_the_trailer_and_project_flags_and_arguments_are_used() {
     let mut env = TestEnv::new();
     env.set_var("CLAUDE_CODE_SESSION_ID", "5f1c2a9e-claude-session");
     let other = env.root.join("other");
     std::fs::create_dir_all(&other).expect("other project");
     git(&other, &["init", "-q"]);
+    // The server's own --project: every call's default.
+    let mut client = Client::start(&env, &["--project", other.to_str().expect("utf-8")]);
+    client.ok("save", save("from-flag", "Saved with --project", "Flag."));
+    client.finish();
     let mut client = Client::start(&env, &[]);
     client.ok(
         "save",
@@ -277,6 +281,8 @@ fn a_claude_code_session_id_is_the_trailer_and_a_project_argument_is_used() {
     let other_dir = env.ok(&["--project", other.to_str().expect("utf-8"), "path"]);
     let other_dir = std::path::PathBuf::from(other_dir.stdout.trim_end());
     assert!(other_dir.join("other-one.md").is_file());
+    assert!(other_dir.join("from-flag.md").is_file());
+    assert!(!dir.join("from-flag.md").exists());
     assert_ne!(other_dir, dir);
     assert_git_clean(&dir);
     assert_git_clean(&other_dir);
