@@ -13,7 +13,8 @@ use crate::stack::Scope;
 /// ambiguous, no action. Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason}]}.
+    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason}]}, in the
+    /// order of the groups above.
     #[arg(long)]
     pub json: bool,
 }
@@ -42,7 +43,9 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
     for problem in &review.unreadable {
         output.warn(&format!("{problem}; not reviewed"))?;
     }
-    let proposals = review.proposals;
+    let mut proposals = review.proposals;
+    // In the report's order, the groups to act on first (stable: each group in memory order).
+    proposals.sort_by_key(|p| p.group);
     if args.json {
         let value = serde_json::to_value(&proposals).map_err(|e| Error::Io {
             context: "encoding the review".into(),

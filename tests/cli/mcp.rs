@@ -517,3 +517,67 @@ fn started_on_a_terminal_it_says_what_it_is_for() {
         "{shown}"
     );
 }
+
+#[test]
+fn resources_come_in_pages_and_long_results_say_what_they_left_out() {
+    let env = TestEnv::new();
+    env.save("user", "first", "The first memory", "First.");
+    env.save("feedback", "second", "The second memory", "Second.");
+    let dir = env.memory_dir();
+    // 1,000 more memories, written as an agent writes them (the index names each), first in
+    // the index: nothing to do about them, unlike the two above.
+    let saved = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    let mut index = String::new();
+    for i in 0..1000 {
+        std::fs::write(
+            dir.join(format!("m-{i}.md")),
+            format!("---\nname: m-{i}\ndescription: memory {i}\ntype: project\n---\nBody {i}.\n"),
+        )
+        .expect("topic");
+        index.push_str(&format!("- [M {i}](m-{i}.md) — memory {i}\n"));
+    }
+    index.push_str(&saved);
+    std::fs::write(dir.join("MEMORY.md"), index).expect("index");
+    let mut client = Client::start(&env, &[]);
+
+    let mut uris = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let params = match &cursor {
+            Some(c) => json!({"cursor": c}),
+            None => json!({}),
+        };
+        let page = client.request("resources/list", params);
+        pages += 1;
+        for r in page["result"]["resources"].as_array().expect("resources") {
+            uris.push(r["uri"].as_str().expect("uri").to_string());
+        }
+        match page["result"]["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(uris.len(), 1003, "the index and 1,002 memories");
+    let unique: std::collections::BTreeSet<&String> = uris.iter().collect();
+    assert_eq!(unique.len(), uris.len());
+    let bad = client.request("resources/list", json!({"cursor": "not-a-cursor"}));
+    assert!(bad["error"].is_object(), "{bad}");
+
+    let review = client.ok("review", json!({"limit": 2}));
+    let proposals = json_of(&review);
+    assert_eq!(proposals["proposals"].as_array().map(Vec::len), Some(2));
+    assert!(
+        review.contains("more proposals not shown: give `limit`"),
+        "{review}"
+    );
+    // The groups to act on come first, whatever the index order.
+    for p in proposals["proposals"].as_array().expect("proposals") {
+        assert_ne!(p["group"], "no-action", "{review}");
+    }
+    let diff = client.ok("diff", json!({"from": "HEAD~1", "to": "HEAD", "limit": 1}));
+    assert_eq!(json_of(&diff).as_array().map(Vec::len), Some(1), "{diff}");
+    assert!(diff.contains("(1 more files not shown"), "{diff}");
+    client.finish();
+}

@@ -159,10 +159,14 @@ impl ServerHandler for Server {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        resources::list(self).map(ListResourcesResult::with_all_items)
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        let (page, next) = resources::list(self, cursor)?;
+        let mut result = ListResourcesResult::with_all_items(page);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     async fn read_resource(

@@ -25,7 +25,32 @@ fn memory_dir(server: &Server) -> Result<std::path::PathBuf, ErrorData> {
     dir.ok_or_else(|| ErrorData::internal_error("no memory dir", None))
 }
 
-pub fn list(server: &Server) -> Result<Vec<Resource>, ErrorData> {
+/// Resources per page of `resources/list`: a store of 10,000 memories is one page of megabytes
+/// otherwise.
+const PAGE: usize = 500;
+
+/// One page of the resources, from `cursor` (the offset the previous page gave), and the cursor
+/// of the next page when there is one.
+pub fn list(
+    server: &Server,
+    cursor: Option<&str>,
+) -> Result<(Vec<Resource>, Option<String>), ErrorData> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => cursor.parse::<usize>().map_err(|_| {
+            ErrorData::invalid_params(
+                format!("cursor {:?} is not one resources/list gave", clip(cursor)),
+                None,
+            )
+        })?,
+    };
+    let all = every(server)?;
+    let next = (start + PAGE < all.len()).then(|| (start + PAGE).to_string());
+    Ok((all.into_iter().skip(start).take(PAGE).collect(), next))
+}
+
+/// The index, then each memory that can be read, in index order.
+fn every(server: &Server) -> Result<Vec<Resource>, ErrorData> {
     let dir = memory_dir(server)?;
     let listing = list_memories(&dir).map_err(|e| internal(&e))?;
     let mut resources = vec![

@@ -141,6 +141,9 @@ struct Diff {
     from: Option<String>,
     /// The newer commit [default: the work tree]; needs `from`.
     to: Option<String>,
+    /// At most this many files' diffs, the index last (1 to 1000) [default: 50].
+    #[schemars(range(min = 1, max = 1000))]
+    limit: Option<u64>,
     /// The project whose memory to use [default: the server's].
     project: Option<PathBuf>,
 }
@@ -163,6 +166,9 @@ struct Restore {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Review {
+    /// At most this many proposals, the groups to act on first (1 to 10000) [default: 100].
+    #[schemars(range(min = 1, max = 10000))]
+    limit: Option<u64>,
     /// The project whose memory to use [default: the server's].
     project: Option<PathBuf>,
 }
@@ -354,7 +360,7 @@ fn run_list(server: &Server, _session: &str, args: JsonObject) -> Result<String,
         json: true,
     };
     let text = captured(|output| list::run(&ctx, &command, output))?;
-    Ok(first(text, limit, "more"))
+    Ok(first(text, "", limit, "more"))
 }
 
 fn run_show(server: &Server, _session: &str, args: JsonObject) -> Result<String, String> {
@@ -407,20 +413,24 @@ fn run_log(server: &Server, _session: &str, args: JsonObject) -> Result<String, 
     };
     let text = captured(|output| log::run(&ctx, &command, output))?;
     // The newest `limit` commits: a store's whole history is more than a model should read.
-    Ok(first(text, limit, "older commits"))
+    Ok(first(text, "", limit, "older commits"))
 }
 
-/// A command's JSON array (its first line) cut to its first `limit` items, saying how many were
-/// left out; the lines after it (warnings) kept. A client (Claude Code: about 25,000 tokens)
-/// refuses or truncates a longer result itself, where the model can no longer tell.
-fn first(text: String, limit: usize, what: &str) -> String {
+/// A command's JSON (its first line) with the array at `pointer` (`""`: the whole value) cut to
+/// its first `limit` items, saying how many were left out; the lines after it (warnings) kept.
+/// A client (Claude Code: about 25,000 tokens) refuses or truncates a longer result itself,
+/// where the model can no longer tell.
+fn first(text: String, pointer: &str, limit: usize, what: &str) -> String {
     let (json, warnings) = text.split_once('\n').unwrap_or((&text, ""));
-    let Ok(mut items) = serde_json::from_str::<Vec<serde_json::Value>>(json) else {
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(json) else {
+        return text;
+    };
+    let Some(items) = value.pointer_mut(pointer).and_then(|v| v.as_array_mut()) else {
         return text;
     };
     let more = items.len().saturating_sub(limit);
     items.truncate(limit);
-    let mut cut = serde_json::Value::from(items).to_string();
+    let mut cut = value.to_string();
     if more > 0 {
         cut.push_str(&format!("\n({more} {what} not shown: give `limit`)"));
     }
@@ -435,9 +445,11 @@ fn run_diff(server: &Server, _session: &str, args: JsonObject) -> Result<String,
         }
         (from, to) => from.into_iter().chain(to).collect(),
     };
+    let limit = count("limit", args.limit, 50, 1000)?;
     let ctx = server.ctx(args.project.as_deref());
     let command = diff::DiffArgs { revs, json: true };
-    captured(|output| diff::run(&ctx, &command, output))
+    let text = captured(|output| diff::run(&ctx, &command, output))?;
+    Ok(first(text, "", limit, "more files"))
 }
 
 fn run_restore(server: &Server, session: &str, args: JsonObject) -> Result<String, String> {
@@ -453,6 +465,8 @@ fn run_restore(server: &Server, session: &str, args: JsonObject) -> Result<Strin
 
 fn run_review(server: &Server, _session: &str, args: JsonObject) -> Result<String, String> {
     let args: Review = arguments(args)?;
+    let limit = count("limit", args.limit, 100, 10_000)?;
     let ctx = server.ctx(args.project.as_deref());
-    captured(|output| review::run(&ctx, &review::ReviewArgs { json: true }, output))
+    let text = captured(|output| review::run(&ctx, &review::ReviewArgs { json: true }, output))?;
+    Ok(first(text, "/proposals", limit, "more proposals"))
 }
