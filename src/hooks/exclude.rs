@@ -50,6 +50,17 @@ pub fn keep_out_of_git(file: &Path) -> Result<Exclude, HooksError> {
         return Ok(Exclude::Ignored);
     }
     let exclude_file = found.exclude_file;
+    // One line of `info/exclude` is one pattern: a folder whose name holds a line break (`a\n*`)
+    // would add patterns of its own, `*` ignoring every new file of the repository.
+    if found.relative.chars().any(char::is_control) {
+        return Err(HooksError::Unmergeable {
+            file: exclude_file,
+            problem: format!(
+                "the path {:?} holds a control character, which no gitignore pattern can match",
+                found.relative
+            ),
+        });
+    }
     let io = |source| HooksError::Io {
         path: exclude_file.clone(),
         source,

@@ -509,6 +509,35 @@ fn install_warns_when_the_program_the_hooks_run_is_not_there() {
     }
 }
 
+/// A hostile folder name never becomes gitignore patterns of its own.
+#[test]
+fn a_project_folder_named_with_a_line_break_adds_no_pattern_of_its_own() {
+    let env = TestEnv::new();
+    let repo = env.project.clone();
+    // `p` then `*`: written as two lines, the second would ignore every new file.
+    let project = repo.join("p\n*");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let exclude = repo.join(".git/info/exclude");
+    let before = std::fs::read(&exclude).unwrap_or_default();
+    let install = [
+        &["--project", project.to_str().expect("UTF-8")][..],
+        INSTALL_LOCAL,
+    ]
+    .concat();
+    let run = env.ok(&install);
+    assert!(
+        run.stderr
+            .contains("could not be added to the repository's excludes")
+            && run.stderr.contains("control character"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&exclude).unwrap_or_default(), before);
+    std::fs::write(repo.join("new-file.txt"), "x").expect("write");
+    let status = git(&repo, &["status", "--porcelain", "--untracked-files=all"]);
+    assert!(status.contains("new-file.txt"), "{status}");
+}
+
 /// The project's local settings are this machine's: installing into them makes git ignore them
 /// through the repository's `info/exclude` (which git never shares), never a tracked
 /// `.gitignore`, and only when git does not ignore them already.
