@@ -11,7 +11,7 @@ use crate::memory::catalog::read_index_lossy;
 use crate::memory::index::Index;
 use crate::memory::load::{invisible_entries, shorten_str};
 use crate::recall::inject::{
-    TEAM_INDEX_LABEL, already_added, for_prompt, forget, record_path, team_index,
+    Held, TEAM_INDEX_LABEL, for_prompt, forget, hold, record_path, team_index,
 };
 use crate::recall::{Corpus, Scope};
 use crate::review::verify::{Status, read_cache};
@@ -80,14 +80,14 @@ fn session_record(dir: &Path, has_repository: bool, session: Option<&str>) -> Op
 /// Add `labels` to a session's record; a record that cannot be written costs a repeat later,
 /// not this answer.
 fn note_added(
-    record: Option<&Path>,
+    record: Option<&mut Held>,
     labels: &[String],
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
-    if let Some(file) = record
-        && let Err(e) = crate::recall::inject::record(file, labels)
+    if let Some(held) = record
+        && let Err(e) = held.add(labels)
     {
-        output.warn(&format!("{}: {e}", file.display()))?;
+        output.warn(&format!("{}: {e}", held.path().display()))?;
     }
     Ok(())
 }
@@ -114,7 +114,8 @@ fn session_start(
     if !resolved.recall_session_start {
         return Ok(None);
     }
-    let already = record.as_deref().map(already_added).unwrap_or_default();
+    let mut held = record.as_deref().map(hold);
+    let already = held.as_ref().map(|h| h.already.clone()).unwrap_or_default();
     let mut parts = Vec::new();
     let mut labels = Vec::new();
     if !already.contains(TEAM_INDEX_LABEL)
@@ -130,7 +131,7 @@ fn session_start(
     if parts.is_empty() {
         return Ok(None);
     }
-    note_added(record.as_deref(), &labels, output)?;
+    note_added(held.as_mut(), &labels, output)?;
     Ok(Some(parts.join("\n\n")))
 }
 
@@ -238,7 +239,8 @@ fn recall(
         session.is_some() && crate::repo::has_repository(dir)?,
         session,
     );
-    let already = record.as_deref().map(already_added).unwrap_or_default();
+    let mut held = record.as_deref().map(hold);
+    let already = held.as_ref().map(|h| h.already.clone()).unwrap_or_default();
     // History is read only when a memory is added (most prompts add none); a history that
     // cannot be read costs the ages, not the memories.
     let saved = std::cell::OnceCell::new();
@@ -253,6 +255,6 @@ fn recall(
     let Some(added) = for_prompt(&corpus, prompt, &already, age) else {
         return Ok(None);
     };
-    note_added(record.as_deref(), &added.labels, output)?;
+    note_added(held.as_mut(), &added.labels, output)?;
     Ok(Some(added.text))
 }

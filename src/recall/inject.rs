@@ -5,6 +5,7 @@
 //! is added once (until the session's context is cleared or compacted).
 
 use std::collections::HashSet;
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +97,7 @@ pub fn record_path(git_dir: &Path, session: &str) -> Option<PathBuf> {
 
 /// The memories already added in a session (none when there is no record or it cannot be read:
 /// recall then adds a memory again rather than fail the prompt).
-pub fn already_added(record: &Path) -> HashSet<String> {
+fn already_added(record: &Path) -> HashSet<String> {
     crate::input::read_regular_with(record, MAX_RECORD_BYTES, crate::input::Follow::No)
         .map(|bytes| {
             String::from_utf8_lossy(&bytes)
@@ -139,22 +140,76 @@ pub fn forget(record: &Path) -> std::io::Result<()> {
 /// A session's record untouched for this long is removed when another session starts one.
 const RECORD_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 
-/// Add `labels` to a session's record. A session's first record removes those of sessions not
-/// heard from in 30 days, so that the folder does not grow with every session ever run.
-pub fn record(record: &Path, labels: &[String]) -> std::io::Result<()> {
+/// A session's record held by one hook, from reading what it says was added to appending what
+/// the hook adds. Claude Code runs the hooks of one event at once (the plugin's and those of
+/// `hooks install`, when a person has both): under the lock, the second reads what the first
+/// added, and a memory is not added twice.
+pub struct Held {
+    path: PathBuf,
+    /// The record, open and locked; `None` when it could not be (then nothing is held, and a
+    /// memory may be added again).
+    file: Option<File>,
+    /// What the record says was added already.
+    pub already: HashSet<String>,
+}
+
+/// How long a hook waits for another one holding the same record before going on without it.
+const HOLD_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Hold a session's record (made when missing; a session's first record removes those of
+/// sessions not heard from in 30 days, so that the folder does not grow with every session).
+pub fn hold(record: &Path) -> Held {
+    let file = open_locked(record).ok();
+    Held {
+        path: record.to_path_buf(),
+        file,
+        already: already_added(record),
+    }
+}
+
+fn open_locked(record: &Path) -> std::io::Result<File> {
     if let Some(dir) = record.parent() {
         std::fs::create_dir_all(dir)?;
         if std::fs::symlink_metadata(record).is_err() {
             prune(dir);
         }
     }
-    let mut file = crate::input::open_append(record, true)?;
-    let mut lines = String::new();
-    for label in labels {
-        lines.push_str(label);
-        lines.push('\n');
+    let file = crate::input::open_append(record, true)?;
+    let start = std::time::Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < HOLD_WAIT => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(std::io::Error::other("another hook holds it"));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
     }
-    file.write_all(lines.as_bytes())
+}
+
+impl Held {
+    /// Append `labels` to the record (it is released when `self` goes).
+    pub fn add(&mut self, labels: &[String]) -> std::io::Result<()> {
+        let mut file = match self.file.take() {
+            Some(file) => file,
+            None => crate::input::open_append(&self.path, true)?,
+        };
+        let mut lines = String::new();
+        for label in labels {
+            lines.push_str(label);
+            lines.push('\n');
+        }
+        let written = file.write_all(lines.as_bytes());
+        self.file = Some(file);
+        written
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// Remove the records in `dir` not written for [`RECORD_KEPT_FOR`] (best effort: a record that

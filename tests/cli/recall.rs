@@ -202,6 +202,35 @@ fn the_prompt_hook_adds_a_memory_once_per_session() {
 }
 
 #[test]
+fn hooks_of_one_event_run_at_once_add_a_memory_once() {
+    // Claude Code runs an event's hooks at once: with the plugin and `hooks install` both in
+    // place, two `recall --hook` read the session's record at the same moment.
+    let env = release_store();
+    let session = "0c4a52d2-7c41-4d5e-9a57-3d2f1b6c8e90";
+    let payload = prompt_payload(session, RELEASE_PROMPT, &env.project);
+    let answers: Vec<String> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..8)
+            .map(|_| scope.spawn(|| env.run_with_stdin(&["recall", "--hook"], &payload)))
+            .collect();
+        runs.into_iter()
+            .map(|run| {
+                let run = run.join().expect("a hook run");
+                assert_eq!(run.code, 0, "{}", run.stderr);
+                run.stdout
+            })
+            .collect()
+    });
+    let adding: Vec<&String> = answers.iter().filter(|a| !a.is_empty()).collect();
+    assert_eq!(adding.len(), 1, "{answers:?}");
+    assert!(adding[0].contains("release-train"), "{}", adding[0]);
+    let record = env.memory_dir().join(".git/memdir/recall").join(session);
+    assert_eq!(
+        std::fs::read_to_string(record).expect("record"),
+        "release-train\n"
+    );
+}
+
+#[test]
 fn the_prompt_hook_never_fails_the_prompt_and_never_writes_outside_its_record() {
     let env = release_store();
     let dir = env.memory_dir();
