@@ -4,7 +4,8 @@
 //!
 //! Points: `after-topic` (topic file written, index not), `after-index` (both written, nothing
 //! committed), `before-ref` (objects written, branch not moved), `extract-mid-run` (an extraction
-//! run has carried out its first action, its cursor not moved).
+//! run has carried out its first action, its cursor not moved). `MEMDIR_FAULT=panic-in-tool`
+//! panics inside an MCP tool call instead (a bug the server must survive).
 //! `MEMDIR_FAULT_DELAY_MS=<n>` makes each extraction run take at least that long (to test the
 //! background worker's coalescing).
 
@@ -18,6 +19,18 @@ pub fn point(name: &str) {
 #[cfg(not(feature = "fault-injection"))]
 #[inline(always)]
 pub fn point(_name: &str) {}
+
+/// Panic at this point when `MEMDIR_FAULT=<name>` (with the feature; nothing without it).
+#[cfg(feature = "fault-injection")]
+pub fn panic_point(name: &str) {
+    if std::env::var("MEMDIR_FAULT").is_ok_and(|v| v == name) {
+        panic!("MEMDIR_FAULT={name}");
+    }
+}
+
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn panic_point(_name: &str) {}
 
 /// Slow an extraction run down by `MEMDIR_FAULT_DELAY_MS` (tests of the background worker).
 #[cfg(feature = "fault-injection")]

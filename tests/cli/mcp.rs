@@ -581,3 +581,16 @@ fn resources_come_in_pages_and_long_results_say_what_they_left_out() {
     assert!(diff.contains("(1 more files not shown"), "{diff}");
     client.finish();
 }
+
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_panic_inside_a_tool_is_that_calls_error_and_the_server_goes_on() {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_FAULT", "panic-in-tool");
+    let mut client = Client::start(&env, &[]);
+    client.refused("list", json!({}), "memdir failed inside the \"list\" tool");
+    let tools = client.request("tools/list", json!({}));
+    assert_eq!(tools["result"]["tools"].as_array().map(Vec::len), Some(9));
+    client.refused("search", json!({"query": "x"}), "a bug");
+    client.finish();
+}

@@ -150,9 +150,19 @@ impl ServerHandler for Server {
         let client = context.peer.peer_info();
         let client = client.as_ref().map(|info| info.client_info.name.as_str());
         let session = self.session(client).to_string();
-        let result = match tools::call(self, &session, &request.name, request.arguments) {
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        // A bug that panics in one call is that call's error; the server goes on serving.
+        let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::fault::panic_point("panic-in-tool");
+            tools::call(self, &session, &request.name, request.arguments)
+        }));
+        let result = match called {
+            Ok(Ok(text)) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Ok(Err(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
+            Err(_) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "error: memdir failed inside the {:?} tool (a bug: please report it); what it \
+                 was writing, if anything, is left as a crash leaves it (memdir doctor)",
+                clip(&request.name)
+            ))]),
         };
         Ok(result.into())
     }
