@@ -729,6 +729,17 @@ else
   check "session P: the save's Memdir-Session names the MCP connection ($trailer)" test -n "$trailer"
 fi
 repo_sound "session P"
+check "session P: the request carries memdir's MCP instructions once, and not the memory index again (Claude Code loads it itself)" python3 -c '
+import json, sys
+last = None
+for l in open(sys.argv[1]):
+    try: body = json.loads(json.loads(l)["body"])
+    except Exception: continue
+    if body.get("tools"): last = body
+text = json.dumps(last, ensure_ascii=False)
+assert text.count("memdir is this project") == 1, text.count("memdir is this project")
+assert "This project" + chr(39) + "s memory index (" not in text
+' "$scratch/requests-P.jsonl"
 check "session P: the plugin's hooks ran memdir and exited 0 (SessionStart, UserPromptSubmit, Stop)" python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.argv[1].splitlines()]

@@ -7,9 +7,10 @@
 //! a tool error naming the field, nothing changes, and the server keeps serving.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
+    Implementation, InitializeRequestParams, InitializeResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -65,6 +66,9 @@ pub fn run(ctx: &Ctx, _args: &McpArgs, output: &mut Output<'_>) -> Result<(), Er
     Ok(())
 }
 
+/// The name Claude Code gives itself as an MCP client.
+const CLAUDE_CODE: &str = "claude-code";
+
 /// The server: where memory lives for it (the command line's global flags), and the session id
 /// its writes carry.
 pub struct Server {
@@ -116,6 +120,34 @@ impl Server {
     }
 }
 
+/// The name the client gave itself: in this request's `_meta` (protocol 2026-07-28), else in
+/// the `initialize` handshake.
+fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
+    context
+        .meta
+        .client_info()
+        .map(|info| info.name)
+        .or_else(|| {
+            let info = context.peer.peer_info()?;
+            Some(info.client_info.name.clone())
+        })
+}
+
+impl Server {
+    /// The instructions for `client`: what memdir is for, and the memory index for a client
+    /// that does not load it itself.
+    fn instructions_for(&self, client: Option<&str>) -> Option<String> {
+        let instructions = self.get_info().instructions?;
+        if client == Some(CLAUDE_CODE) {
+            return Some(instructions);
+        }
+        match resources::index_for_instructions(self) {
+            Some(index) => Some(format!("{instructions}\n\n{index}")),
+            None => Some(instructions),
+        }
+    }
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -134,6 +166,34 @@ impl ServerHandler for Server {
         )
     }
 
+    /// Claude Code loads the memory index into every session itself; other agents (Cursor,
+    /// Codex, Gemini CLI, …) do not, so for them the server's instructions carry it, loaded as
+    /// Claude Code loads it (its first 200 lines and 25,000 characters). A client names itself in
+    /// the `initialize` handshake, or (protocol 2026-07-28, Claude Code 2.1.332) in each
+    /// request's `_meta`, starting with `server/discover`.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = self.instructions_for(Some(&request.client_info.name));
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let mut result = DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        );
+        result.instructions = self.instructions_for(client_name(&context).as_deref());
+        Ok(result)
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -147,9 +207,8 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let client = context.peer.peer_info();
-        let client = client.as_ref().map(|info| info.client_info.name.as_str());
-        let session = self.session(client).to_string();
+        let client = client_name(&context);
+        let session = self.session(client.as_deref()).to_string();
         // A bug that panics in one call is that call's error; the server goes on serving.
         let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             crate::fault::panic_point("panic-in-tool");

@@ -97,6 +97,26 @@ pub fn read(server: &Server, uri: &str) -> Result<ReadResourceResult, ErrorData>
     ]))
 }
 
+/// The memory index as an agent that does not load it itself should see it at the start of a
+/// session: loaded as Claude Code loads it, its tags neutralised as the recall hooks' are (the
+/// index is text an agent, a teammate or a repository wrote), under a line saying what it is;
+/// `None` when there is no index, or it cannot be read (the server starts all the same).
+pub fn index_for_instructions(server: &Server) -> Option<String> {
+    let dir = memory_dir(server).ok()?;
+    let raw = read_index_lossy(&dir, &mut Vec::new()).ok()?;
+    if raw.trim().is_empty() {
+        return None;
+    }
+    let index = crate::stack::neutralize::neutralize_tags(
+        &crate::memory::load::load_index_for_context(&raw),
+    );
+    Some(format!(
+        "This project's memory index ({}; one line per memory, each `show`-able by its name; \
+         it may be out of date: `search` before relying on a memory):\n\n{index}",
+        dir.join(INDEX_FILE).display()
+    ))
+}
+
 fn internal(e: &dyn std::fmt::Display) -> ErrorData {
     ErrorData::internal_error(clip(&e.to_string()).into_owned(), None)
 }
