@@ -40,6 +40,8 @@ struct LayerValues {
     recall_prompt: Option<bool>,
     /// `memdir.recall` or `memdir.recall.sessionStart`: whether SessionStart adds the team index.
     recall_session_start: Option<bool>,
+    /// `enabledPlugins` sets the memdir plugin (`memdir@<marketplace>`) on (`Some(true)`) or off.
+    memdir_plugin: Option<bool>,
     /// A local settings file that git tracks: anyone who can push to the project wrote it, so
     /// it is read as project settings (DESIGN §10).
     tracked_by_git: bool,
@@ -139,6 +141,15 @@ impl Settings {
             .iter()
             .find_map(|l| l.recall_session_start)
             .unwrap_or(true)
+    }
+
+    /// The settings file that turns the memdir plugin on, when the first layer that names it
+    /// (`enabledPlugins`: `"memdir@<marketplace>": true`) does.
+    pub fn memdir_plugin_enabled(&self) -> Option<&Path> {
+        self.layers
+            .iter()
+            .find_map(|l| Some((l.memdir_plugin?, l.file.as_path())))
+            .and_then(|(on, file)| on.then_some(file))
     }
 
     /// `autoMemoryEnabled` from the first layer that sets it.
@@ -245,6 +256,16 @@ fn read_layer(
                 (None, None)
             }
         };
+    // A plugin entry that is not true or false is Claude Code's to judge; it reads as unset here.
+    let memdir_plugin = json
+        .get("enabledPlugins")
+        .and_then(serde_json::Value::as_object)
+        .and_then(|plugins| {
+            plugins
+                .iter()
+                .filter(|(key, _)| key.starts_with("memdir@"))
+                .find_map(|(_, on)| on.as_bool())
+        });
     let tracked_by_git = layer == SettingsLayer::Local && crate::repo::is_tracked(&file);
     if tracked_by_git {
         layer = SettingsLayer::Project;
@@ -258,6 +279,7 @@ fn read_layer(
         extract_every,
         recall_prompt,
         recall_session_start,
+        memdir_plugin,
         tracked_by_git,
     })
 }

@@ -257,6 +257,29 @@ fn command_sets_the_executable_and_updates_an_old_path() {
 const INSTALL_LOCAL: &[&str] = &["hooks", "install", "--claude", "--scope", "project-local"];
 
 #[test]
+fn installing_beside_the_enabled_plugin_warns_that_every_hook_would_run_twice() {
+    let env = TestEnv::new();
+    let settings = env.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&settings, r#"{"enabledPlugins": {"memdir@memdir": true}}"#).expect("write");
+    let run = env.ok(INSTALL_LOCAL);
+    assert!(
+        run.stderr
+            .contains("warning: the memdir plugin is enabled too (")
+            && run.stderr.contains("each runs twice"),
+        "{}",
+        run.stderr
+    );
+    // Disabled in a layer above (the project's local settings), it is no second set.
+    let local = env.project.join(".claude/settings.local.json");
+    let mut text = read_json(&local);
+    text["enabledPlugins"] = json!({"memdir@memdir": false});
+    std::fs::write(&local, text.to_string()).expect("write");
+    let run = env.ok(INSTALL_LOCAL);
+    assert!(!run.stderr.contains("memdir plugin"), "{}", run.stderr);
+}
+
+#[test]
 fn project_local_scope_writes_the_projects_local_settings() {
     let env = TestEnv::new();
     let json = env.ok(&[INSTALL_LOCAL, &["--json"]].concat()).json();

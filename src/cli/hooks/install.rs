@@ -44,6 +44,17 @@ pub fn run(ctx: &Ctx, args: &InstallArgs, output: &mut Output<'_>) -> Result<(),
     if let Some(warning) = &unrunnable {
         output.warn(warning)?;
     }
+    if args.claude
+        && let Some(file) =
+            crate::settings::Settings::load(&ctx.env, &ctx.project())?.memdir_plugin_enabled()
+    {
+        output.warn(&format!(
+            "the memdir plugin is enabled too ({}): Claude Code runs its hooks beside these, so \
+             each runs twice; keep one (memdir hooks uninstall --claude, or /plugin to disable \
+             the plugin)",
+            file.display()
+        ))?;
+    }
     if args.json {
         json.insert("resolves".into(), unrunnable.is_none().into());
         return output.json(&Value::Object(json));
