@@ -118,6 +118,19 @@ impl Server {
             format!("mcp-{client}-{}", std::process::id())
         })
     }
+
+    /// The instructions for `client`: what memdir is for, and the memory index for a client
+    /// that does not load it itself.
+    fn instructions_for(&self, client: Option<&str>) -> Option<String> {
+        let instructions = self.get_info().instructions?;
+        if client == Some(CLAUDE_CODE) {
+            return Some(instructions);
+        }
+        match resources::index_for_instructions(self) {
+            Some(index) => Some(format!("{instructions}\n\n{index}")),
+            None => Some(instructions),
+        }
+    }
 }
 
 /// The name the client gave itself: in this request's `_meta` (protocol 2026-07-28), else in
@@ -131,21 +144,6 @@ fn client_name(context: &RequestContext<RoleServer>) -> Option<String> {
             let info = context.peer.peer_info()?;
             Some(info.client_info.name.clone())
         })
-}
-
-impl Server {
-    /// The instructions for `client`: what memdir is for, and the memory index for a client
-    /// that does not load it itself.
-    fn instructions_for(&self, client: Option<&str>) -> Option<String> {
-        let instructions = self.get_info().instructions?;
-        if client == Some(CLAUDE_CODE) {
-            return Some(instructions);
-        }
-        match resources::index_for_instructions(self) {
-            Some(index) => Some(format!("{instructions}\n\n{index}")),
-            None => Some(instructions),
-        }
-    }
 }
 
 impl ServerHandler for Server {
