@@ -458,17 +458,25 @@ cursor_at_end "session B" "$sid_b" "$transcript_b"
 # 4b. Sessions R and R2: recall. A prompt about committing gets session A's `make lint` memory
 # as additional context from the UserPromptSubmit hook; resumed with a second such prompt, the
 # session's requests carry that memory's body once, not twice.
-# body_count NAME NEEDLE: how often NEEDLE is in the last model request (with tools) of NAME.
-body_count() {
-  python3 - "$scratch/requests-$1.jsonl" "$2" <<'PY'
+# last_request NAME: the last model request (with tools) of session NAME, as JSON (null if none).
+last_request() {
+  python3 - "$scratch/requests-$1.jsonl" <<'PY'
 import json, sys
 last = None
 for line in open(sys.argv[1]):
     try: body = json.loads(json.loads(line)["body"])
     except Exception: continue
     if body.get("tools"): last = body
-print(json.dumps(last.get("messages", []), ensure_ascii=False).count(sys.argv[2]) if last else -1)
+print(json.dumps(last, ensure_ascii=False))
 PY
+}
+# body_count NAME NEEDLE: how often NEEDLE is in the last model request (with tools) of NAME.
+body_count() {
+  last_request "$1" | python3 -c '
+import json, sys
+last = json.load(sys.stdin)
+print(json.dumps(last.get("messages", []), ensure_ascii=False).count(sys.argv[1]) if last else -1)
+' "$2"
 }
 if [[ -z ${lint:-} ]]; then
   fail "sessions R, R2: not run (session A saved no make lint memory)"
@@ -696,20 +704,16 @@ check "session P: every scripted MCP call found its tool (no NO_TOOL_MATCH)" \
   bash -c '! grep -q NO_TOOL_MATCH "$1"' _ "$scratch/requests-P.jsonl"
 # tool_results N: the text of each tool_result in the last model request of session N, one per line.
 tool_results() {
-  python3 - "$scratch/requests-$1.jsonl" <<'PY'
+  last_request "$1" | python3 -c '
 import json, sys
-last = None
-for l in open(sys.argv[1]):
-    try: body = json.loads(json.loads(l)["body"])
-    except Exception: continue
-    if body.get("tools"): last = body
+last = json.load(sys.stdin)
 for m in (last or {}).get("messages", []):
     for b in m.get("content", []) if isinstance(m.get("content"), list) else []:
         if b.get("type") == "tool_result":
             c = b.get("content")
             text = c if isinstance(c, str) else " ".join(x.get("text", "") for x in c or [])
             print(json.dumps({"error": bool(b.get("is_error")), "text": text}))
-PY
+'
 }
 results_p=$(tool_results P)
 check "session P: the model got save's, search's and show's results back (saved; found release-freeze; its body)" python3 -c '
@@ -730,16 +734,11 @@ else
 fi
 repo_sound "session P"
 check "session P: the request carries memdir's MCP instructions once, and not the memory index again (Claude Code loads it itself)" python3 -c '
-import json, sys
-last = None
-for l in open(sys.argv[1]):
-    try: body = json.loads(json.loads(l)["body"])
-    except Exception: continue
-    if body.get("tools"): last = body
-text = json.dumps(last, ensure_ascii=False)
+import sys
+text = sys.argv[1]
 assert text.count("memdir is this project") == 1, text.count("memdir is this project")
 assert "This project" + chr(39) + "s memory index (" not in text
-' "$scratch/requests-P.jsonl"
+' "$(last_request P)"
 check "session P: the plugin's hooks ran memdir and exited 0 (SessionStart, UserPromptSubmit, Stop)" python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.argv[1].splitlines()]
@@ -779,19 +778,14 @@ session S "$scratch/script-S.json" 'Review my memory.' --plugin-dir "$root/plugi
 session_env=()
 check "session S: the skill memdir:memory-review is offered, loads, and its memdir review --json ran (release-freeze among the proposals)" python3 -c '
 import json, sys
-last = None
-for l in open(sys.argv[1]):
-    try: body = json.loads(json.loads(l)["body"])
-    except Exception: continue
-    if body.get("tools"): last = body
-text = json.dumps(last)
+text = sys.argv[1]
 assert "memdir:memory-review" in text, "skill not offered"
 assert "promote only what the user approves" in text, "skill text not loaded"
 rs = [json.loads(l) for l in sys.argv[2].splitlines()]
 review = [r for r in rs if "proposals" in r["text"]]
 assert review and not review[0]["error"], rs
 assert "release-freeze" in review[0]["text"], review
-' "$scratch/requests-S.jsonl" "$(tool_results S)"
+ ' "$(last_request S)" "$(tool_results S)"
 
 # P3: installed the way people install plugins: the repository as a marketplace, then the plugin.
 cc() { (cd "$proj" && "${clean_env[@]}" timeout 120 "$claude" "$@"); }

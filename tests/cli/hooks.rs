@@ -256,6 +256,15 @@ fn command_sets_the_executable_and_updates_an_old_path() {
 
 const INSTALL_LOCAL: &[&str] = &["hooks", "install", "--claude", "--scope", "project-local"];
 
+/// `INSTALL_LOCAL` for the project in `project`.
+fn install_local_in(project: &Path) -> Vec<&str> {
+    [
+        &["--project", project.to_str().expect("UTF-8")][..],
+        INSTALL_LOCAL,
+    ]
+    .concat()
+}
+
 #[test]
 fn installing_beside_the_enabled_plugin_warns_that_every_hook_would_run_twice() {
     let env = TestEnv::new();
@@ -542,11 +551,7 @@ fn a_project_folder_named_with_a_line_break_adds_no_pattern_of_its_own() {
     std::fs::create_dir_all(&project).expect("mkdir");
     let exclude = repo.join(".git/info/exclude");
     let before = std::fs::read(&exclude).unwrap_or_default();
-    let install = [
-        &["--project", project.to_str().expect("UTF-8")][..],
-        INSTALL_LOCAL,
-    ]
-    .concat();
+    let install = install_local_in(&project);
     let run = env.ok(&install);
     assert!(
         run.stderr
@@ -576,11 +581,7 @@ fn project_local_settings_are_kept_out_of_git() {
     std::fs::create_dir_all(&project).expect("mkdir");
     let exclude = repo.join(".git/info/exclude");
     let before = std::fs::read_to_string(&exclude).unwrap_or_default();
-    let install = [
-        &["--project", project.to_str().expect("UTF-8")][..],
-        INSTALL_LOCAL,
-    ]
-    .concat();
+    let install = install_local_in(&project);
     let run = env.ok(&install);
     let line = "/app \\[v2\\]/.claude/settings.local.json";
     assert!(
