@@ -20,7 +20,7 @@ pub struct Environment {
     pub cwd: PathBuf,
 }
 
-/// Every variable that changes where memory lives or whether it is on, and two others.
+/// Every variable that changes where memory lives or whether it is on, and a few others.
 const VARIABLES: &[&str] = &[
     "HOME",
     "CLAUDE_CONFIG_DIR",
@@ -33,8 +33,10 @@ const VARIABLES: &[&str] = &[
     "CLAUDE_COWORK_MEMORY_INDEX_CONTENT",
     "CLAUDE_CODE_DISABLE_CLAUDE_MDS",
     // Not about where memory lives: the session Claude Code runs `memdir mcp` for, whose id the
-    // server's commits carry.
+    // server's commits carry; the memory stores Claude Code syncs and loads itself (recall does
+    // not add a team index Claude Code loads).
     "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_MEMORY_STORES",
     // Not about memory: where `hooks install` looks for the program its hooks run.
     "PATH",
 ];

@@ -11,7 +11,7 @@ use crate::memory::catalog::read_index_lossy;
 use crate::memory::index::Index;
 use crate::memory::load::{invisible_entries, shorten_str};
 use crate::recall::inject::{
-    Held, TEAM_INDEX_LABEL, for_prompt, forget, hold, record_path, team_index,
+    Held, TEAM_INDEX_LABEL, claude_code_loads, for_prompt, forget, hold, record_path, team_index,
 };
 use crate::recall::{Corpus, Scope};
 use crate::review::verify::{Status, read_cache};
@@ -118,7 +118,9 @@ fn session_start(
     let already = held.as_ref().map(|h| h.already.clone()).unwrap_or_default();
     let mut parts = Vec::new();
     let mut labels = Vec::new();
+    let stores = ctx.env.var_str("CLAUDE_MEMORY_STORES");
     if !already.contains(TEAM_INDEX_LABEL)
+        && !claude_code_loads(&crate::paths::team_dir(dir), stores.as_deref())
         && let Some(text) = team_index(dir)?
     {
         parts.push(text);

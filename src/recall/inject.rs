@@ -111,6 +111,41 @@ fn already_added(record: &Path) -> HashSet<String> {
 /// What a session's record calls the team index once it has been added.
 pub const TEAM_INDEX_LABEL: &str = "team:MEMORY.md";
 
+/// Whether Claude Code loads the team memory in `team` itself. Claude Code 2.1.332 loads team
+/// memory only from the stores `CLAUDE_MEMORY_STORES` names (its value, `stores`: a JSON array
+/// of paths, or of `{"path", "scope"}` objects whose scope is `team` unless it says `user`),
+/// which a managed or remote environment sets; read from its own code, as its sessions here show
+/// (without the variable, a session never carries a `team/MEMORY.md`). When one of those stores
+/// is `team`, adding its index again would load it twice.
+pub fn claude_code_loads(team: &Path, stores: Option<&str>) -> bool {
+    let Some(stores) = stores.filter(|s| !s.trim().is_empty()) else {
+        return false;
+    };
+    let Ok(serde_json::Value::Array(stores)) = serde_json::from_str(stores) else {
+        return false;
+    };
+    let same = |path: &str| {
+        let path = Path::new(path);
+        path == team
+            || match (path.canonicalize(), team.canonicalize()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            }
+    };
+    stores.iter().any(|store| match store {
+        serde_json::Value::String(path) => same(path),
+        serde_json::Value::Object(store) => {
+            store
+                .get("scope")
+                .and_then(|s| s.as_str())
+                .unwrap_or("team")
+                == "team"
+                && store.get("path").and_then(|p| p.as_str()).is_some_and(same)
+        }
+        _ => false,
+    })
+}
+
 /// The team memory index (`<memory dir>/team/MEMORY.md`) as SessionStart adds it: loaded as
 /// Claude Code loads an index (its first 200 lines and 25,000 characters, and its warning),
 /// under a line saying what it is; `None` when there is no team memory or its index is empty.

@@ -3,6 +3,7 @@
 //! session, and what they never do). Quality is measured in `recall_quality.rs`.
 
 use crate::common::TestEnv;
+use serde_json::json;
 
 #[test]
 fn search_ranks_personal_and_team_memories_and_says_whose() {
@@ -455,6 +456,47 @@ fn start_payload(session: &str, source: &str, cwd: &std::path::Path) -> String {
         "source": source,
     })
     .to_string()
+}
+
+#[test]
+fn session_start_leaves_the_team_index_to_claude_code_when_it_syncs_that_store() {
+    let mut env = release_store();
+    let team = env.memory_dir().join("team");
+    std::fs::create_dir_all(&team).expect("team");
+    std::fs::write(
+        team.join("MEMORY.md"),
+        "- [Release train](release-train.md) — Releases go out on Tuesdays\n",
+    )
+    .expect("index");
+    let team_path = team.display().to_string();
+    let other = env.root.join("elsewhere").display().to_string();
+    for (n, (stores, added_by_memdir)) in [
+        // Claude Code loads the stores CLAUDE_MEMORY_STORES names: team scope unless it says user.
+        (
+            json!([{"path": team_path, "scope": "team", "mount": "acme"}]),
+            false,
+        ),
+        (json!([team_path]), false),
+        (json!([{"path": team_path, "scope": "user"}]), true),
+        (json!([{"path": other}]), true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        env.set_var("CLAUDE_MEMORY_STORES", &stores.to_string());
+        let session = format!("5e55107a-0000-4000-8000-00000000010{n}");
+        let run = env.run_with_stdin(
+            &["recall", "--hook"],
+            &start_payload(&session, "startup", &env.project),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stdout.contains("your team's shared memory index"),
+            added_by_memdir,
+            "{stores}: {}",
+            run.stdout
+        );
+    }
 }
 
 #[test]
