@@ -65,10 +65,19 @@ fi
 memdir=$(cd "$(dirname "$memdir")" && pwd)/$(basename "$memdir")
 if [[ ! -x $claude ]]; then
   echo "fetching Claude Code $cc_version from the npm registry into $bin_dir…"
-  mkdir -p "$bin_dir" &&
-    (cd "$bin_dir" && npm pack -q "@anthropic-ai/claude-code-linux-x64@$cc_version" >/dev/null &&
-      tar xzf "anthropic-ai-claude-code-linux-x64-$cc_version.tgz") ||
-    { echo "FAIL fetching Claude Code (needs npm registry access)"; exit 1; }
+  # CI runs this on a fresh machine: a registry hiccup is retried before it fails the run.
+  fetched=
+  for attempt in 1 2 3; do
+    if mkdir -p "$bin_dir" &&
+      (cd "$bin_dir" && npm pack -q "@anthropic-ai/claude-code-linux-x64@$cc_version" >/dev/null &&
+        tar xzf "anthropic-ai-claude-code-linux-x64-$cc_version.tgz"); then
+      fetched=1
+      break
+    fi
+    echo "fetch attempt $attempt failed; retrying in $((attempt * 5)) s"
+    sleep $((attempt * 5))
+  done
+  [[ -n $fetched && -x $claude ]] || { echo "FAIL fetching Claude Code (needs npm registry access)"; exit 1; }
 fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/memdir-cc-e2e.XXXXXX")
