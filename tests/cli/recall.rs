@@ -801,44 +801,9 @@ fn search_history_never_reads_a_version_over_the_topic_file_cap() {
     );
     std::fs::write(dir.join("huge.md"), big).unwrap();
     crate::common::git(&dir, &["add", "huge.md"]);
-    crate::common::git(
-        &dir,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "-m",
-            "by hand",
-        ],
-    );
-    crate::common::git(
-        &dir,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "rm",
-            "-q",
-            "huge.md",
-        ],
-    );
-    crate::common::git(
-        &dir,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "-m",
-            "gone",
-        ],
-    );
+    crate::common::git(&dir, &["commit", "-q", "-m", "by hand"]);
+    crate::common::git(&dir, &["rm", "-q", "huge.md"]);
+    crate::common::git(&dir, &["commit", "-q", "-m", "gone"]);
     let hits = env.ok(&["search", "--history", "--json", "release"]).json();
     let names: Vec<&str> = hits
         .as_array()
