@@ -2,6 +2,7 @@
 //! memory index; at UserPromptSubmit, the memories, personal and team, that clear the bar for
 //! the prompt and were not added earlier in the session.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::Error;
@@ -77,6 +78,16 @@ fn session_record(dir: &Path, has_repository: bool, session: Option<&str>) -> Op
     record_path(&dir.join(".git"), session.filter(|_| has_repository)?)
 }
 
+/// The session's record held for this hook (when it has one), and what it says was added.
+fn held(record: Option<&Path>) -> (Option<Held>, HashSet<String>) {
+    let mut held = record.map(hold);
+    let already = held
+        .as_mut()
+        .map(|h| std::mem::take(&mut h.already))
+        .unwrap_or_default();
+    (held, already)
+}
+
 /// Add `labels` to a session's record; a record that cannot be written costs a repeat later,
 /// not this answer.
 fn note_added(
@@ -114,8 +125,7 @@ fn session_start(
     if !resolved.recall_session_start {
         return Ok(None);
     }
-    let mut held = record.as_deref().map(hold);
-    let already = held.as_ref().map(|h| h.already.clone()).unwrap_or_default();
+    let (mut held, already) = held(record.as_deref());
     let mut parts = Vec::new();
     let mut labels = Vec::new();
     let stores = ctx.env.var_str("CLAUDE_MEMORY_STORES");
@@ -154,7 +164,7 @@ const MAX_STALE_NOTE_CHARS: usize = 300;
 fn stale_notes(
     dir: &Path,
     project: &Path,
-    already: &std::collections::HashSet<String>,
+    already: &HashSet<String>,
 ) -> Result<Option<(String, Vec<String>)>, Error> {
     let git_dir = dir.join(".git");
     let cached = read_cache(&git_dir);
@@ -241,8 +251,7 @@ fn recall(
         session.is_some() && crate::repo::has_repository(dir)?,
         session,
     );
-    let mut held = record.as_deref().map(hold);
-    let already = held.as_ref().map(|h| h.already.clone()).unwrap_or_default();
+    let (mut held, already) = held(record.as_deref());
     // History is read only when a memory is added (most prompts add none); a history that
     // cannot be read costs the ages, not the memories.
     let saved = std::cell::OnceCell::new();

@@ -228,18 +228,18 @@ fn open_locked(record: &Path) -> std::io::Result<File> {
 impl Held {
     /// Append `labels` to the record (it is released when `self` goes).
     pub fn add(&mut self, labels: &[String]) -> std::io::Result<()> {
-        let mut file = match self.file.take() {
+        let file = match &mut self.file {
             Some(file) => file,
-            None => crate::input::open_append(&self.path, true)?,
+            None => self
+                .file
+                .insert(crate::input::open_append(&self.path, true)?),
         };
         let mut lines = String::new();
         for label in labels {
             lines.push_str(label);
             lines.push('\n');
         }
-        let written = file.write_all(lines.as_bytes());
-        self.file = Some(file);
-        written
+        file.write_all(lines.as_bytes())
     }
 
     pub fn path(&self) -> &Path {

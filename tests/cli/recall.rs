@@ -232,6 +232,29 @@ fn hooks_of_one_event_run_at_once_add_a_memory_once() {
 }
 
 #[test]
+fn a_record_another_process_keeps_locked_delays_the_hook_but_never_stops_it() {
+    // The record is a file in the memory dir: anything on the machine (an agent's shell) can
+    // lock it and never let go. The hook waits a bounded time, then adds its memory unheld.
+    let env = release_store();
+    let session = "7d3e1f20-5b6a-4c8d-9e0f-112233445566";
+    let dir = env.memory_dir().join(".git/memdir/recall");
+    std::fs::create_dir_all(&dir).expect("record folder");
+    let record = std::fs::File::create(dir.join(session)).expect("record");
+    record.lock().expect("the test holds the record");
+    let payload = prompt_payload(session, RELEASE_PROMPT, &env.project);
+    let run = env
+        .run_within(
+            &["recall", "--hook"],
+            payload.as_bytes(),
+            std::time::Duration::from_secs(30),
+        )
+        .expect("the hook finished though the record stayed locked");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("release-train"), "{}", run.stdout);
+    drop(record);
+}
+
+#[test]
 fn the_prompt_hook_never_fails_the_prompt_and_never_writes_outside_its_record() {
     let env = release_store();
     let dir = env.memory_dir();
