@@ -70,11 +70,7 @@ fn main() -> ExitCode {
                 let _ = writeln!(err, "{}", e.to_json());
             } else {
                 // What went wrong may quote a file's name or content: escaped on a terminal.
-                let message = e.to_string();
-                let _ = writeln!(err, "error: {}", printable(&message, err_is_terminal));
-                for hint in e.hints() {
-                    let _ = writeln!(err, "hint: {}", printable(&hint, err_is_terminal));
-                }
+                let _ = writeln!(err, "{}", printable(&e.report(), err_is_terminal));
             }
             ExitCode::from(e.exit_code())
         }

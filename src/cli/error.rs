@@ -123,6 +123,15 @@ impl Error {
         vec![hint.to_string()]
     }
 
+    /// The error as the command line prints it: `error: …`, then a `hint: …` line per hint.
+    pub fn report(&self) -> String {
+        let mut report = format!("error: {self}");
+        for hint in self.hints() {
+            report.push_str(&format!("\nhint: {hint}"));
+        }
+        report
+    }
+
     /// The error as one JSON object: `{"error": {"message", "exit_code", "hints"}}`; the message
     /// holds the whole chain of causes, as the plain line does.
     pub fn to_json(&self) -> serde_json::Value {

@@ -263,16 +263,7 @@ fn captured(run: impl FnOnce(&mut Output<'_>) -> Result<(), Error>) -> Result<St
     text.push_str(&String::from_utf8_lossy(&err));
     match result {
         Ok(()) => Ok(text),
-        Err(e) => {
-            let mut message = format!("error: {e}");
-            for hint in e.hints() {
-                message.push_str(&format!("\nhint: {hint}"));
-            }
-            if !text.is_empty() {
-                message = format!("{text}{message}");
-            }
-            Err(clip(&message).into_owned())
-        }
+        Err(e) => Err(clip(&format!("{text}{}", e.report())).into_owned()),
     }
 }
 
