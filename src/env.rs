@@ -80,13 +80,6 @@ impl Environment {
         self.var(name).map(|v| v.to_string_lossy().into_owned())
     }
 
-    /// `PATH`: this environment's, else (an environment made of given variables) the process's.
-    pub fn search_path(&self) -> Option<OsString> {
-        self.var_raw("PATH")
-            .cloned()
-            .or_else(|| std::env::var_os("PATH"))
-    }
-
     pub fn home(&self) -> Result<PathBuf, EnvError> {
         self.var("HOME").map(PathBuf::from).ok_or(EnvError::NoHome)
     }

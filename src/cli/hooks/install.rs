@@ -113,7 +113,10 @@ fn keep_out_of_git(
 /// anyway: memdir may be installed later).
 fn unrunnable(ctx: &Ctx, program: &str) -> Option<String> {
     use crate::hooks::ProgramCheck;
-    let why = match crate::hooks::check_program(program, ctx.env.search_path().as_deref()) {
+    let why = match crate::hooks::check_program(
+        program,
+        ctx.env.var_raw("PATH").map(|p| p.as_os_str()),
+    ) {
         ProgramCheck::Found(_) => return None,
         ProgramCheck::NotOnPath => "which is not on PATH",
         ProgramCheck::Missing => "which does not exist",
