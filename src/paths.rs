@@ -445,6 +445,13 @@ pub fn project_key(project: &Path) -> Result<PathBuf, PathError> {
             dir: project.to_path_buf(),
             source,
         })?;
+    // A file is no project: its folder's memory dir would be named after the file.
+    if !project.is_dir() {
+        return Err(PathError::Project {
+            dir: project,
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "it is not a folder"),
+        });
+    }
     for dir in project.ancestors() {
         let dot_git = dir.join(".git");
         let Ok(meta) = std::fs::metadata(&dot_git) else {

@@ -339,6 +339,32 @@ fn bad_calls_are_tool_errors_naming_the_field_and_change_nothing() {
     client.refused("log", json!({"limit": "ten"}), "`limit`");
     client.refused("diff", json!({"to": "HEAD"}), "`to`");
     client.refused("no-such-tool", json!({}), "no tool");
+    // A project that is a file, and a revision shaped like a git option: refused, nothing
+    // written anywhere.
+    let file = env.root.join("not-a-folder");
+    std::fs::write(&file, "x").expect("file");
+    client.refused(
+        "save",
+        json!({"type": "user", "name": "x-y", "description": "d", "body": "b", "project": file}),
+        "not a folder",
+    );
+    let planted = env.root.join("planted");
+    client.refused(
+        "diff",
+        json!({"from": format!("--output={}", planted.display()), "to": "HEAD"}),
+        "no commit named",
+    );
+    assert!(!planted.exists());
+    let projects = std::fs::read_dir(env.home.join(".claude/projects"))
+        .expect("projects")
+        .count();
+    assert_eq!(projects, 1, "only this project's memory dir");
+    // What is no tool call at all: a line that is not JSON, arguments that are no object, a
+    // line over the transport's 16 MiB: answered or dropped, and the server goes on.
+    writeln!(client.stdin, "this is not JSON").expect("write");
+    let odd = client.request("tools/call", json!({"name": "list", "arguments": [1, 2]}));
+    assert!(odd["error"].is_object(), "{odd}");
+    writeln!(client.stdin, "{{\"x\": \"{}\"}}", "y".repeat(17 << 20)).expect("write");
     // 10 MB through the protocol: a body over the cap, and a name quoted in its error only in
     // part.
     let big = "x".repeat(10 << 20);

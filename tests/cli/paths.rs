@@ -47,6 +47,24 @@ fn default_is_under_the_config_dir_keyed_by_git_root() {
 }
 
 #[test]
+fn a_project_that_is_a_file_is_refused_and_no_memory_dir_is_made() {
+    let env = TestEnv::new();
+    let file = env.project.join("notes.txt");
+    std::fs::write(&file, "x").expect("file");
+    let file = file.to_str().expect("utf-8");
+    let mut args = vec!["--project", file];
+    args.extend(crate::common::save_args(
+        "user",
+        "role",
+        "Backend engineer",
+        "Backend.",
+    ));
+    env.fails(&args, 2, "is not a folder");
+    env.fails(&["--project", file, "path"], 2, "is not a folder");
+    assert!(!env.home.join(".claude/projects").exists());
+}
+
+#[test]
 fn a_linked_worktree_maps_to_its_main_repository() {
     let env = TestEnv::new();
     std::fs::write(env.project.join("f"), "x").expect("file");
