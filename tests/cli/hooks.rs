@@ -279,6 +279,11 @@ fn installing_beside_the_enabled_plugin_warns_that_every_hook_would_run_twice() 
         "{}",
         run.stderr
     );
+    // A value of the wrong shape, as a cloned repository's settings might hold, is no plugin.
+    std::fs::write(&settings, r#"{"enabledPlugins": ["memdir@memdir"]}"#).expect("write");
+    let run = env.ok(INSTALL_LOCAL);
+    assert!(!run.stderr.contains("memdir plugin"), "{}", run.stderr);
+    std::fs::write(&settings, r#"{"enabledPlugins": {"memdir@memdir": true}}"#).expect("write");
     // Disabled in a layer above (the project's local settings), it is no second set.
     let local = env.project.join(".claude/settings.local.json");
     let mut text = read_json(&local);

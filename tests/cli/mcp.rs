@@ -647,6 +647,17 @@ fn agents_that_do_not_load_the_index_get_it_with_the_instructions() {
     let (client, given) = Client::start_as(&env, &[], "cursor");
     client.finish();
     assert!(given.contains("This project's memory index ("), "{given}");
+    // However long the index, the instructions carry what Claude Code would load of it.
+    let index = env.memory_dir().join("MEMORY.md");
+    let mut long = std::fs::read_to_string(&index).expect("index");
+    for i in 0..300 {
+        long.push_str(&format!("- [Entry {i}](entry-{i}.md) — line number {i}\n"));
+    }
+    std::fs::write(&index, &long).expect("index");
+    let (client, capped) = Client::start_as(&env, &[], "cursor");
+    client.finish();
+    assert!(capped.contains("line number 198"), "{capped}");
+    assert!(!capped.contains("line number 250"), "{capped}");
     assert!(
         given.contains("(use-pnpm.md) — Use pnpm, never npm"),
         "{given}"
@@ -679,4 +690,26 @@ fn agents_that_do_not_load_the_index_get_it_with_the_instructions() {
         );
     }
     client.finish();
+}
+
+#[test]
+fn a_session_id_or_client_name_that_is_no_plain_line_never_reaches_a_trailer_as_it_is() {
+    // Whoever starts the server sets CLAUDE_CODE_SESSION_ID; the client names itself.
+    let mut env = TestEnv::new();
+    env.set_var("CLAUDE_CODE_SESSION_ID", "bad\nMemdir-Op: delete");
+    let name = format!("evil\n../{}", "x".repeat(500));
+    let (mut client, _) = Client::start_as(&env, &[], &name);
+    client.ok("save", save("a-b", "d", "b"));
+    client.finish();
+    let dir = env.memory_dir();
+    let trailers = git(&dir, &["log", "-1", "--format=%(trailers)"]);
+    let session: Vec<&str> = trailers
+        .lines()
+        .filter_map(|l| l.strip_prefix("Memdir-Session: "))
+        .collect();
+    assert_eq!(session.len(), 1, "{trailers}");
+    assert!(session[0].starts_with("mcp-evil..xxxx"), "{trailers}");
+    assert!(session[0].len() < 60, "{trailers}");
+    assert!(!trailers.contains("Memdir-Op: delete"), "{trailers}");
+    assert_git_clean(&dir);
 }

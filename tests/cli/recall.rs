@@ -502,12 +502,20 @@ fn session_start_leaves_the_team_index_to_claude_code_when_it_syncs_that_store()
         (json!([team_path]), false),
         (json!([{"path": team_path, "scope": "user"}]), true),
         (json!([{"path": other}]), true),
+        // What Claude Code would not read as stores is no store of this folder.
+        (json!("not an array"), true),
+        (json!({"path": team_path}), true),
+        (json!([42, null, {"path": 7}]), true),
     ]
     .into_iter()
     .enumerate()
     {
-        env.set_var("CLAUDE_MEMORY_STORES", &stores.to_string());
-        let session = format!("5e55107a-0000-4000-8000-00000000010{n}");
+        let stores = match stores {
+            serde_json::Value::String(text) => text,
+            value => value.to_string(),
+        };
+        env.set_var("CLAUDE_MEMORY_STORES", &stores);
+        let session = format!("5e55107a-0000-4000-8000-0000000001{n:02}");
         let run = env.run_with_stdin(
             &["recall", "--hook"],
             &start_payload(&session, "startup", &env.project),
