@@ -26,7 +26,6 @@ pub fn run(ctx: &Ctx, args: &IndexArgs, output: &mut Output<'_>) -> Result<(), E
     if args.json {
         let size = measure_index(&raw);
         let invisible: Vec<String> = invisible_entries(&raw)
-            .into_iter()
             .map(|e| e.file_name().to_string())
             .collect();
         return output.json(&serde_json::json!({

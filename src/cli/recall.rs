@@ -193,7 +193,6 @@ fn stale_notes(
     let raw = read_index_lossy(dir, &mut Vec::new())?;
     let index = Index::parse(&raw);
     let invisible: Vec<String> = invisible_entries(&raw)
-        .into_iter()
         .map(|e| e.file_name().to_string())
         .collect();
     let mut lines = Vec::new();

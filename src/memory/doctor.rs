@@ -296,7 +296,6 @@ impl Store {
         let size = measure_index(&index_text);
         if size.lines > MAX_INDEX_LINES || size.units > MAX_INDEX_UNITS {
             let hidden: Vec<String> = invisible_entries(&index_text)
-                .into_iter()
                 .map(|e| e.file_name().to_string())
                 .collect();
             out.push(finding(

@@ -140,23 +140,24 @@ fn kept_units(text: &[u16], too_many_lines: bool) -> usize {
     kept_len
 }
 
-/// The index entries Claude Code does not load in full: those on lines past the kept part.
-#[must_use]
-pub fn invisible_entries(index: &str) -> Vec<IndexLine> {
+/// The index entries Claude Code does not load in full: those on lines past the kept part, parsed
+/// as they are read (a store of thousands has most of them here).
+pub fn invisible_entries(index: &str) -> impl Iterator<Item = IndexLine> + '_ {
     let trimmed = js::trim(index);
     let size = measure_index(trimmed);
-    if size.lines <= MAX_INDEX_LINES && size.units <= MAX_INDEX_UNITS {
-        return Vec::new();
-    }
-    let text: Vec<u16> = trimmed.encode_utf16().collect();
-    let kept_len = kept_units(&text, size.lines > MAX_INDEX_LINES);
-    let whole_lines = count_newlines(&text[..kept_len])
-        + usize::from(text.get(kept_len).is_none_or(|&u| u == NEWLINE));
+    let whole_lines = if size.lines <= MAX_INDEX_LINES && size.units <= MAX_INDEX_UNITS {
+        size.lines
+    } else {
+        // The cut falls within the first MAX_INDEX_UNITS + 1 units; none past them matter.
+        let text: Vec<u16> = trimmed.encode_utf16().take(MAX_INDEX_UNITS + 1).collect();
+        let kept_len = kept_units(&text, size.lines > MAX_INDEX_LINES);
+        count_newlines(&text[..kept_len])
+            + usize::from(text.get(kept_len).is_none_or(|&u| u == NEWLINE))
+    };
     trimmed
         .split('\n')
         .skip(whole_lines)
         .filter_map(IndexLine::parse)
-        .collect()
 }
 
 fn count_newlines(s: &[u16]) -> usize {
@@ -366,6 +367,33 @@ mod tests {
             }
         }
 
+        /// The entries `invisible_entries` names are exactly those on lines the loaded text does
+        /// not hold whole (it reads only as far as the cut; the loaded text is built from all).
+        #[test]
+        fn invisible_entries_are_the_lines_not_loaded_whole(
+            hooks in prop::collection::vec(line(), 0..320)
+        ) {
+            let input: String = hooks
+                .iter()
+                .enumerate()
+                .map(|(i, hook)| format!("- [M {i}](m-{i}.md) \u{2014} {hook}\n"))
+                .collect();
+            let trimmed = js::trim(&input);
+            let out = load_index_for_context(&input);
+            let whole = match out.rfind("\n\n> WARNING: MEMORY.md is ") {
+                None => trimmed.split('\n').count(),
+                Some(at) => {
+                    let kept = &out[..at];
+                    let rest = kept
+                        .strip_suffix('\u{fffd}')
+                        .map_or(&trimmed[kept.len()..], |_| "x");
+                    kept.matches('\n').count() + usize::from(rest.is_empty() || rest.starts_with('\n'))
+                }
+            };
+            let want: Vec<IndexLine> = trimmed.split('\n').skip(whole).filter_map(IndexLine::parse).collect();
+            prop_assert_eq!(invisible_entries(&input).collect::<Vec<_>>(), want);
+        }
+
         /// Claude Code's load-time truncation never panics on any text (lone surrogates aside,
         /// which a Rust string cannot hold), whatever its lines or sizes.
         #[test]
@@ -373,7 +401,7 @@ mod tests {
             let text = text.repeat(repeat.max(1));
             let loaded = load_index_for_context(&text);
             prop_assert!(loaded.len() <= text.len() + 400);
-            let _ = invisible_entries(&text);
+            let _ = invisible_entries(&text).count();
         }
     }
 }

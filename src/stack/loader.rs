@@ -459,7 +459,6 @@ impl Loader<'_> {
             return;
         }
         let dropped: Vec<String> = crate::memory::load::invisible_entries(source)
-            .into_iter()
             .map(|e| e.file_name().to_string())
             .collect();
         if !dropped.is_empty() {

@@ -250,27 +250,23 @@ pub fn index_size_warnings(index_text: &str) -> Vec<String> {
     let over = size.lines > MAX_INDEX_LINES || size.units > MAX_INDEX_UNITS;
     if over {
         const NAMED: usize = 10;
-        let invisible: Vec<String> = crate::memory::load::invisible_entries(index_text)
-            .into_iter()
-            .map(|e| e.file_name().trim_end_matches(".md").to_string())
-            .collect();
-        let mut names = invisible[..invisible.len().min(NAMED)].join(", ");
-        if invisible.len() > NAMED {
+        let mut invisible = crate::memory::load::invisible_entries(index_text)
+            .map(|e| e.file_name().trim_end_matches(".md").to_string());
+        let named: Vec<String> = invisible.by_ref().take(NAMED).collect();
+        let more = invisible.count();
+        let count = named.len() + more;
+        let mut names = named.join(", ");
+        if more > 0 {
             names.push_str(&format!(
-                " and {} more (memdir index --json lists them)",
-                invisible.len() - NAMED
+                " and {more} more (memdir index --json lists them)"
             ));
         }
         vec![format!(
             "MEMORY.md is {} lines and {} characters, over Claude Code's load limit ({MAX_INDEX_LINES} lines, {MAX_INDEX_UNITS} characters): {} entr{} no longer loaded: {names}",
             size.lines,
             size.units,
-            invisible.len(),
-            if invisible.len() == 1 {
-                "y is"
-            } else {
-                "ies are"
-            },
+            count,
+            if count == 1 { "y is" } else { "ies are" },
         )]
     } else if size.lines * 5 >= MAX_INDEX_LINES * 4 || size.units * 5 >= MAX_INDEX_UNITS * 4 {
         vec![format!(
