@@ -18,9 +18,9 @@ use crate::repo::TreeMap;
 pub const FALLBACK_NAME: &str = "memdir";
 pub const FALLBACK_EMAIL: &str = "memdir@localhost";
 
-/// Write `tree` (one level: memdir's trees are flat; entries it did not make are carried over
-/// as they are) and return its id.
-pub(crate) fn write_tree(repo: &gix::Repository, tree: &TreeMap) -> Result<ObjectId, gix::Error> {
+/// The tree object of `tree` (one level: memdir's trees are flat; entries it did not make are
+/// carried over as they are).
+pub(crate) fn tree_object(tree: &TreeMap) -> gix::objs::Tree {
     let mut entries: Vec<TreeEntry> = tree
         .iter()
         .map(|(name, (kind, id))| TreeEntry {
@@ -30,17 +30,17 @@ pub(crate) fn write_tree(repo: &gix::Repository, tree: &TreeMap) -> Result<Objec
         })
         .collect();
     entries.sort();
-    Ok(repo.write_object(gix::objs::Tree { entries })?.detach())
+    gix::objs::Tree { entries }
 }
 
-/// Write the commit object of `tree` on `parents` with `message`; its id and its committer
-/// (for the reflog line of the ref that will name it).
-pub(crate) fn write_commit_object(
+/// The commit object of `tree` on `parents` with `message`, and its committer (for the reflog
+/// line of the ref that will name it).
+pub(crate) fn commit_object(
     repo: &gix::Repository,
     tree: ObjectId,
     parents: &[ObjectId],
     message: &str,
-) -> Result<(ObjectId, gix::actor::Signature), gix::Error> {
+) -> Result<(gix::objs::Commit, gix::actor::Signature), gix::Error> {
     let (author, committer) = signatures_of(repo)?;
     let commit = gix::objs::Commit {
         tree,
@@ -51,6 +51,17 @@ pub(crate) fn write_commit_object(
         message: message.into(),
         extra_headers: Vec::new(),
     };
+    Ok((commit, committer))
+}
+
+/// Write the commit object of `tree` on `parents` with `message`; its id and its committer.
+pub(crate) fn write_commit_object(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    parents: &[ObjectId],
+    message: &str,
+) -> Result<(ObjectId, gix::actor::Signature), gix::Error> {
+    let (commit, committer) = commit_object(repo, tree, parents, message)?;
     Ok((repo.write_object(&commit)?.detach(), committer))
 }
 

@@ -9,8 +9,9 @@ use gix::ObjectId;
 use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
 
-use crate::repo::commit::{move_ref, object_files, signatures_of, write_commit_object, write_tree};
+use crate::repo::commit::{commit_object, move_ref, object_files, signatures_of, tree_object};
 use crate::repo::history_cache;
+use crate::repo::loose::LooseWriter;
 use crate::repo::{
     CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
     is_ancestor, sync_files,
@@ -22,6 +23,7 @@ pub struct MemoryRepo {
     workdir: PathBuf,
     /// Objects written but not yet fsynced; the next commit hardens them.
     unhardened: Vec<ObjectId>,
+    loose: LooseWriter,
 }
 
 impl MemoryRepo {
@@ -51,6 +53,7 @@ impl MemoryRepo {
             repo,
             workdir: dir.to_path_buf(),
             unhardened: Vec::new(),
+            loose: LooseWriter::default(),
         }
     }
 
@@ -134,13 +137,24 @@ impl MemoryRepo {
 
     /// Write `bytes` as a blob.
     pub fn write_blob(&mut self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
-        let id = self
-            .repo
-            .write_blob(bytes)
-            .map_err(|e| self.err(e))?
-            .detach();
+        let id = self.write_object(gix::objs::Kind::Blob, bytes)?;
         self.unhardened.push(id);
         Ok(id)
+    }
+
+    /// Write `data` as a loose object of `kind` (not yet durable).
+    fn write_object(&mut self, kind: gix::objs::Kind, data: &[u8]) -> Result<ObjectId, RepoError> {
+        let written = self.loose.write(&self.repo, kind, data);
+        written.map_err(|e| self.err(e))
+    }
+
+    /// Write `object` as a loose object (not yet durable).
+    fn write_encoded(&mut self, object: &impl gix::objs::WriteTo) -> Result<ObjectId, RepoError> {
+        let mut data = Vec::with_capacity(object.size() as usize);
+        object
+            .write_to(&mut data)
+            .map_err(|e| self.err(gix::Error::from_error(e)))?;
+        self.write_object(object.kind(), &data)
     }
 
     /// The loose-object files (and their folders) written since the last commit: what must be
@@ -171,9 +185,10 @@ impl MemoryRepo {
         message: &str,
     ) -> Result<PreparedCommit, RepoError> {
         let parent = parents.first().copied();
-        let tree_id = write_tree(&self.repo, tree).map_err(|e| self.err(e))?;
-        let (commit_id, committer) =
-            write_commit_object(&self.repo, tree_id, parents, message).map_err(|e| self.err(e))?;
+        let tree_id = self.write_encoded(&tree_object(tree))?;
+        let (commit, committer) =
+            commit_object(&self.repo, tree_id, parents, message).map_err(|e| self.err(e))?;
+        let commit_id = self.write_encoded(&commit)?;
         self.unhardened.extend([tree_id, commit_id]);
         Ok(PreparedCommit {
             commit_id,

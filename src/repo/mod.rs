@@ -14,7 +14,8 @@
 //! - [`pack`]: packing every object into one pack, in the background once enough are loose;
 //! - [`worktree`]: `.git/index` read back, and stat data;
 //! - [`project`]: questions about a project's own repository (what it tracks);
-//! - [`durable`]: fsync of files and folders.
+//! - [`durable`]: fsync of files and folders;
+//! - `loose`: loose objects written with one deflate stream per process.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ use gix::objs::tree::EntryKind;
 pub mod commit;
 pub mod durable;
 pub mod history_cache;
+mod loose;
 pub mod memory_repo;
 pub mod message;
 pub mod pack;
