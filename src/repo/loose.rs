@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use gix::ObjectId;
 use gix::objs::Kind;
 use gix::zlib::stream::deflate::{Compress, FlushCompress};
-use gix::zlib::{Compression, Status};
+use gix::zlib::{Compression, Decompress, FlushDecompress, Status};
 
 /// A loose-object writer; its deflate stream is made on first use and reset for each object.
 #[derive(Default)]
@@ -31,15 +31,19 @@ impl LooseWriter {
     ) -> Result<ObjectId, gix::Error> {
         let id = gix::objs::compute_hash(repo.object_hash(), kind, data)
             .map_err(gix::Error::from_error)?;
-        if repo.objects.exists_without_refresh(&id) {
-            return Ok(id);
-        }
-        self.deflate(
-            &gix::objs::encode::loose_header(kind, data.len() as u64),
-            data,
-        )
-        .map_err(gix::Error::from_error)?;
+        let header = gix::objs::encode::loose_header(kind, data.len() as u64);
         let objects = repo.objects.store_ref().path();
+        let hex = id.to_hex().to_string();
+        let path = objects.join(&hex[..2]).join(&hex[2..]);
+        match std::fs::symlink_metadata(&path) {
+            // A power cut before a save's fsyncs can leave a file named by the id but empty
+            // or torn; a later save of the same content must not take it for the object.
+            Ok(meta) if meta.is_file() && holds(&path, &header, data) => return Ok(id),
+            Ok(_) => {}
+            Err(_) if repo.objects.exists_without_refresh(&id) => return Ok(id),
+            Err(_) => {}
+        }
+        self.deflate(&header, data)?;
         publish(objects, id, &self.out).map_err(gix::Error::from_error)?;
         Ok(id)
     }
@@ -81,6 +85,23 @@ impl LooseWriter {
         self.out.truncate(written);
         Ok(())
     }
+}
+
+/// Whether the loose object file at `path` inflates to exactly `header` then `data`.
+fn holds(path: &Path, header: &[u8], data: &[u8]) -> bool {
+    let Ok(compressed) = std::fs::read(path) else {
+        return false;
+    };
+    let len = header.len() + data.len();
+    // One byte of room past the object shows a file that holds more than it.
+    let mut out = vec![0; len + 1];
+    let mut inflate = Decompress::new();
+    matches!(
+        inflate.decompress(&compressed, &mut out, FlushDecompress::Finish),
+        Ok(Status::StreamEnd)
+    ) && inflate.total_out() as usize == len
+        && out[..header.len()] == *header
+        && out[header.len()..len] == *data
 }
 
 /// `objects/xx/<rest of id>`, written through a temp file in its folder (git's `tmp_obj_`
@@ -201,5 +222,35 @@ mod tests {
             }
         }
         assert_eq!(files, 5);
+    }
+
+    /// A file named by the id that does not hold the object (a power cut before the save's
+    /// fsyncs can leave one empty or torn) is written anew, not taken for the object.
+    #[test]
+    fn a_torn_object_file_is_written_anew() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path();
+        let repo = gix::init(dir).expect("init");
+        let data = b"remember this\n".repeat(1000);
+        let id = LooseWriter::default()
+            .write(&repo, Kind::Blob, &data)
+            .expect("write");
+        let hex = id.to_string();
+        let path = dir.join(".git/objects").join(&hex[..2]).join(&hex[2..]);
+        let sound = std::fs::read(&path).expect("object");
+        for torn in [
+            &[][..],
+            &sound[..sound.len() / 2],
+            &sound[..sound.len() - 1],
+        ] {
+            std::fs::remove_file(&path).expect("rm");
+            std::fs::write(&path, torn).expect("torn");
+            let again = LooseWriter::default()
+                .write(&repo, Kind::Blob, &data)
+                .expect("write");
+            assert_eq!(again, id);
+            assert_eq!(git(dir, &["cat-file", "blob", &hex]), data);
+        }
+        git(dir, &["fsck", "--strict", "--no-dangling"]);
     }
 }
