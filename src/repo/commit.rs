@@ -70,10 +70,14 @@ pub(crate) fn write_commit_object(
 /// folder that holds nothing but these objects was most likely made for them (packing removes
 /// emptied ones): then `objects/`, which holds its name, is fsynced too.
 pub(crate) fn object_files(repo: &gix::Repository, ids: &[ObjectId]) -> Vec<PathBuf> {
-    fanout_files(repo.objects.store_ref().path(), ids)
+    let (mut files, folders) = fanout_files(repo.objects.store_ref().path(), ids);
+    files.extend(folders);
+    files
 }
 
-fn fanout_files(objects: &Path, ids: &[ObjectId]) -> Vec<PathBuf> {
+/// The loose-object files of `ids`, and the folders that hold their names (with `objects/`
+/// when a fanout folder was most likely made for them).
+pub(crate) fn fanout_files(objects: &Path, ids: &[ObjectId]) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut ids = ids.to_vec();
     ids.sort();
     ids.dedup();
@@ -88,11 +92,11 @@ fn fanout_files(objects: &Path, ids: &[ObjectId]) -> Vec<PathBuf> {
     let new_folder = dirs.iter().any(|(dir, ours)| {
         std::fs::read_dir(dir).is_ok_and(|entries| entries.take(ours + 1).count() <= *ours)
     });
-    files.extend(dirs.into_keys());
+    let mut folders: Vec<PathBuf> = dirs.into_keys().collect();
     if new_folder {
-        files.push(objects.to_path_buf());
+        folders.push(objects.to_path_buf());
     }
-    files
+    (files, folders)
 }
 
 /// Move the ref `name` (through a symbolic ref when `deref`: HEAD to its branch) from
@@ -201,18 +205,16 @@ mod tests {
         let theirs = "ab00000000000000000000000000000000000002";
         std::fs::create_dir(objects.join("ab")).expect("fanout");
         std::fs::write(objects.join("ab").join(&ours.to_string()[2..]), b"x").expect("object");
-        let files = fanout_files(objects, &[ours, ours]);
-        assert_eq!(
-            files,
-            [
-                objects.join("ab").join(&ours.to_string()[2..]),
-                objects.join("ab"),
-                objects.to_path_buf()
-            ]
-        );
+        let (files, folders) = fanout_files(objects, &[ours, ours]);
+        assert_eq!(files, [objects.join("ab").join(&ours.to_string()[2..])]);
+        assert_eq!(folders, [objects.join("ab"), objects.to_path_buf()]);
         // A folder that held another object already was not made now: `objects/` is not
         // fsynced for it.
         std::fs::write(objects.join("ab").join(&theirs[2..]), b"y").expect("object");
-        assert!(!fanout_files(objects, &[ours]).contains(&objects.to_path_buf()));
+        assert!(
+            !fanout_files(objects, &[ours])
+                .1
+                .contains(&objects.to_path_buf())
+        );
     }
 }

@@ -1,8 +1,12 @@
 //! Loose objects written as git writes them (zlib at level 1 over `<kind> <size>\0<bytes>`, a
 //! `tmp_obj_` file in the fanout folder renamed to the id's name, read-only), with one deflate
 //! stream for the process. gix sets one up per object: about 380 KB of state allocated and
-//! cleared each time, a tenth of a save's page faults for its four objects. Durability is the
-//! caller's, as with gix: the files and their folders are fsynced before a ref names them.
+//! cleared each time, a tenth of a save's page faults for its four objects.
+//!
+//! An object is staged (its temp file written) and placed (renamed to its name) in two steps, so
+//! that the caller fsyncs the temp files before any takes its name: a power cut then never
+//! leaves an empty or torn file under an object's name (which git, finding the name, would take
+//! for the object). The folders that hold the names are fsynced after, before a ref names them.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -18,12 +22,37 @@ use gix::zlib::{Compression, Decompress, FlushDecompress, Status};
 pub(crate) struct LooseWriter {
     compress: Option<Compress>,
     out: Vec<u8>,
+    /// Temp files written and not yet renamed to their object's name: (temp, name).
+    staged: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Drop for LooseWriter {
+    /// Objects staged but never placed (their commit failed) leave no temp file.
+    fn drop(&mut self) {
+        for (tmp, _) in self.staged.drain(..) {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
 }
 
 impl LooseWriter {
-    /// Write `data` as an object of `kind` into `objects` (a repository's objects folder), unless
-    /// it is there already; its id.
+    /// Write `data` as an object of `kind` in `repo` unless it is there already; its id. It can
+    /// be read at once: it is placed with every object staged before it, unsynced (the caller
+    /// fsyncs it and its folder before a ref names it).
     pub(crate) fn write(
+        &mut self,
+        repo: &gix::Repository,
+        kind: Kind,
+        data: &[u8],
+    ) -> Result<ObjectId, gix::Error> {
+        let id = self.stage(repo, kind, data)?;
+        self.place().map_err(gix::Error::from_error)?;
+        Ok(id)
+    }
+
+    /// Stage `data` as an object of `kind` in `repo` unless it is there already (or staged); its
+    /// id. The object can be read once [`LooseWriter::place`] has run.
+    pub(crate) fn stage(
         &mut self,
         repo: &gix::Repository,
         kind: Kind,
@@ -43,9 +72,28 @@ impl LooseWriter {
             Err(_) if repo.objects.exists_without_refresh(&id) => return Ok(id),
             Err(_) => {}
         }
+        if self.staged.iter().any(|(_, name)| *name == path) {
+            return Ok(id);
+        }
         self.deflate(&header, data)?;
-        publish(objects, id, &self.out).map_err(gix::Error::from_error)?;
+        let tmp = stage(objects, &hex, &self.out).map_err(gix::Error::from_error)?;
+        self.staged.push((tmp, path));
         Ok(id)
+    }
+
+    /// The temp files of the staged objects: what to fsync before [`LooseWriter::place`].
+    pub(crate) fn staged_files(&self) -> Vec<PathBuf> {
+        self.staged.iter().map(|(tmp, _)| tmp.clone()).collect()
+    }
+
+    /// Rename each staged object's temp file to its name (their folders are the caller's to
+    /// fsync before a ref names them).
+    pub(crate) fn place(&mut self) -> std::io::Result<()> {
+        while let Some((tmp, name)) = self.staged.first() {
+            std::fs::rename(tmp, name)?;
+            self.staged.remove(0);
+        }
+        Ok(())
     }
 
     /// `header` then `data` as one zlib stream, into `self.out`.
@@ -104,10 +152,9 @@ fn holds(path: &Path, header: &[u8], data: &[u8]) -> bool {
         && out[header.len()..len] == *data
 }
 
-/// `objects/xx/<rest of id>`, written through a temp file in its folder (git's `tmp_obj_`
-/// prefix, which `git fsck` and `git gc` know) and renamed into place.
-fn publish(objects: &Path, id: ObjectId, compressed: &[u8]) -> std::io::Result<()> {
-    let hex = id.to_hex().to_string();
+/// A temp file holding `compressed` in the fanout folder of the object `hex` (made when missing),
+/// named with git's `tmp_obj_` prefix, which `git fsck` and `git gc` know.
+fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> std::io::Result<PathBuf> {
     let dir = objects.join(&hex[..2]);
     match std::fs::create_dir(&dir) {
         Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
@@ -116,11 +163,10 @@ fn publish(objects: &Path, id: ObjectId, compressed: &[u8]) -> std::io::Result<(
     let (tmp, mut file) = temp_in(&dir)?;
     let written = file.write_all(compressed);
     drop(file);
-    let renamed = written.and_then(|()| std::fs::rename(&tmp, dir.join(&hex[2..])));
-    if renamed.is_err() {
+    if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    renamed
+    written.map(|()| tmp)
 }
 
 /// A new read-only temp file in `dir`, unique per process and call.
@@ -179,7 +225,8 @@ mod tests {
         let texts: [&[u8]; 4] = [b"", b"one line\n", &b"abc".repeat(100_000), &noise];
         let mut entries = Vec::new();
         for (n, data) in texts.iter().enumerate() {
-            let id = writer.write(&repo, Kind::Blob, data).expect("write");
+            let id = writer.stage(&repo, Kind::Blob, data).expect("stage");
+            writer.place().expect("place");
             std::fs::write(dir.join("probe"), data).expect("probe");
             let git_id = git(dir, &["hash-object", "probe"]);
             assert_eq!(id.to_string(), String::from_utf8_lossy(&git_id).trim());
@@ -232,9 +279,7 @@ mod tests {
         let dir = tmp.path();
         let repo = gix::init(dir).expect("init");
         let data = b"remember this\n".repeat(1000);
-        let id = LooseWriter::default()
-            .write(&repo, Kind::Blob, &data)
-            .expect("write");
+        let id = written(&repo, &data);
         let hex = id.to_string();
         let path = dir.join(".git/objects").join(&hex[..2]).join(&hex[2..]);
         let sound = std::fs::read(&path).expect("object");
@@ -245,12 +290,35 @@ mod tests {
         ] {
             std::fs::remove_file(&path).expect("rm");
             std::fs::write(&path, torn).expect("torn");
-            let again = LooseWriter::default()
-                .write(&repo, Kind::Blob, &data)
-                .expect("write");
+            let again = written(&repo, &data);
             assert_eq!(again, id);
             assert_eq!(git(dir, &["cat-file", "blob", &hex]), data);
         }
+        git(dir, &["fsck", "--strict", "--no-dangling"]);
+    }
+
+    /// `data` written as a blob and placed, by a writer of its own (as by a new process).
+    fn written(repo: &gix::Repository, data: &[u8]) -> ObjectId {
+        let mut writer = LooseWriter::default();
+        writer.write(repo, Kind::Blob, data).expect("write")
+    }
+
+    /// A staged object has no name until it is placed; one never placed (its commit failed)
+    /// leaves no temp file behind.
+    #[test]
+    fn an_object_is_named_only_when_placed() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path();
+        let repo = gix::init(dir).expect("init");
+        let mut writer = LooseWriter::default();
+        let id = writer.stage(&repo, Kind::Blob, b"staged\n").expect("stage");
+        let hex = id.to_string();
+        let name = dir.join(".git/objects").join(&hex[..2]).join(&hex[2..]);
+        let staged = writer.staged_files();
+        assert_eq!(staged.len(), 1);
+        assert!(staged[0].exists() && !name.exists());
+        drop(writer);
+        assert!(!staged[0].exists() && !name.exists());
         git(dir, &["fsck", "--strict", "--no-dangling"]);
     }
 }

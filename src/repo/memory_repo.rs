@@ -9,7 +9,7 @@ use gix::ObjectId;
 use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
 
-use crate::repo::commit::{commit_object, move_ref, object_files, signatures_of, tree_object};
+use crate::repo::commit::{commit_object, fanout_files, move_ref, signatures_of, tree_object};
 use crate::repo::history_cache;
 use crate::repo::loose::LooseWriter;
 use crate::repo::{
@@ -135,38 +135,61 @@ impl MemoryRepo {
             .map_err(|e| self.err(gix::Error::from_error(e)))
     }
 
-    /// Write `bytes` as a blob.
+    /// Write `bytes` as a blob, readable at once (not yet durable).
     pub fn write_blob(&mut self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
-        let id = self.write_object(gix::objs::Kind::Blob, bytes)?;
-        self.unhardened.push(id);
-        Ok(id)
+        let id = self.loose.write(&self.repo, gix::objs::Kind::Blob, bytes);
+        self.written(id)
     }
 
-    /// Write `data` as a loose object of `kind` (not yet durable).
-    fn write_object(&mut self, kind: gix::objs::Kind, data: &[u8]) -> Result<ObjectId, RepoError> {
-        let written = self.loose.write(&self.repo, kind, data);
-        written.map_err(|e| self.err(e))
+    /// Stage `bytes` as a blob for the next commit: it takes its name when the commit's objects
+    /// are placed, after its data is durable ([`MemoryRepo::place_objects`]).
+    pub fn stage_blob(&mut self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
+        let id = self.loose.stage(&self.repo, gix::objs::Kind::Blob, bytes);
+        self.written(id)
     }
 
-    /// Write `object` as a loose object (not yet durable).
-    fn write_encoded(&mut self, object: &impl gix::objs::WriteTo) -> Result<ObjectId, RepoError> {
+    /// Stage `object` for the next commit.
+    fn stage_encoded(&mut self, object: &impl gix::objs::WriteTo) -> Result<ObjectId, RepoError> {
         let mut data = Vec::with_capacity(object.size() as usize);
         object
             .write_to(&mut data)
             .map_err(|e| self.err(gix::Error::from_error(e)))?;
-        self.write_object(object.kind(), &data)
+        let id = self.loose.stage(&self.repo, object.kind(), &data);
+        self.written(id)
     }
 
-    /// The loose-object files (and their folders) written since the last commit: what must be
-    /// durable before a ref may name them.
-    fn take_unhardened(&mut self) -> Vec<PathBuf> {
+    /// An object written or staged, to harden with the next commit.
+    fn written(&mut self, id: Result<ObjectId, gix::Error>) -> Result<ObjectId, RepoError> {
+        let id = id.map_err(|e| self.err(e))?;
+        self.unhardened.push(id);
+        Ok(id)
+    }
+
+    /// What must be fsynced of the objects written since the last commit before they are placed:
+    /// the staged temp files, and any loose file of an object that was there already (a
+    /// writer that died may have left it unsynced); and their ids.
+    fn take_unhardened(&mut self) -> (Vec<PathBuf>, Vec<ObjectId>) {
         let ids: Vec<ObjectId> = self.unhardened.drain(..).collect();
-        object_files(&self.repo, &ids)
+        let mut files = self.loose.staged_files();
+        files.extend(fanout_files(self.repo.objects.store_ref().path(), &ids).0);
+        (files, ids)
+    }
+
+    /// Give the prepared commit's objects their names, once [`PreparedCommit::files_to_sync`]
+    /// are durable; the folders that hold the names, to fsync before [`MemoryRepo::publish`].
+    pub fn place_objects(&mut self, prepared: &PreparedCommit) -> Result<Vec<PathBuf>, RepoError> {
+        let objects = self.repo.objects.store_ref().path().to_path_buf();
+        self.loose.place().map_err(|source| RepoError::Io {
+            path: objects.clone(),
+            source,
+        })?;
+        Ok(fanout_files(&objects, &prepared.objects).1)
     }
 
     /// Write the tree and commit objects for `tree` on top of `parent`. Nothing is durable or
-    /// visible yet: [`PreparedCommit::files_to_sync`] must be fsynced, then
-    /// [`MemoryRepo::publish`] moves the branch.
+    /// visible yet: [`PreparedCommit::files_to_sync`] must be fsynced, then the objects placed
+    /// ([`MemoryRepo::place_objects`]) and their folders fsynced; then [`MemoryRepo::publish`]
+    /// moves the branch.
     pub fn prepare_commit(
         &mut self,
         tree: &TreeMap,
@@ -185,17 +208,18 @@ impl MemoryRepo {
         message: &str,
     ) -> Result<PreparedCommit, RepoError> {
         let parent = parents.first().copied();
-        let tree_id = self.write_encoded(&tree_object(tree))?;
+        let tree_id = self.stage_encoded(&tree_object(tree))?;
         let (commit, committer) =
             commit_object(&self.repo, tree_id, parents, message).map_err(|e| self.err(e))?;
-        let commit_id = self.write_encoded(&commit)?;
-        self.unhardened.extend([tree_id, commit_id]);
+        let commit_id = self.stage_encoded(&commit)?;
+        let (files_to_sync, objects) = self.take_unhardened();
         Ok(PreparedCommit {
             commit_id,
             tree_id,
             parent,
             committer,
-            files_to_sync: self.take_unhardened(),
+            files_to_sync,
+            objects,
         })
     }
 
@@ -361,7 +385,7 @@ impl MemoryRepo {
         clean: &CleanFiles,
     ) -> Result<ObjectId, RepoError> {
         let prepared = self.prepare_commit(tree, parent, message)?;
-        sync_files(&prepared.files_to_sync)?;
+        self.harden(&prepared)?;
         self.publish(prepared, tree, message, clean)
     }
 
@@ -376,8 +400,15 @@ impl MemoryRepo {
         message: &str,
     ) -> Result<ObjectId, RepoError> {
         let prepared = self.prepare_commit_with_parents(tree, &[ours, theirs], message)?;
-        sync_files(&prepared.files_to_sync)?;
+        self.harden(&prepared)?;
         self.publish(prepared, tree, message, &CleanFiles::new())
+    }
+
+    /// Make a prepared commit's objects durable under their names: their data, then the names.
+    fn harden(&mut self, prepared: &PreparedCommit) -> Result<(), RepoError> {
+        sync_files(&prepared.files_to_sync)?;
+        let folders = self.place_objects(prepared)?;
+        sync_files(&folders)
     }
 
     /// The best common ancestor of two commits; `None` when their histories are unrelated.
@@ -573,8 +604,11 @@ pub struct PreparedCommit {
     tree_id: ObjectId,
     parent: Option<ObjectId>,
     committer: gix::actor::Signature,
-    /// Loose-object files and their folders, to fsync before [`MemoryRepo::publish`].
+    /// The objects' temp files (and loose files already there), to fsync before they are
+    /// placed.
     pub files_to_sync: Vec<PathBuf>,
+    /// Every object the commit wrote or found.
+    objects: Vec<ObjectId>,
 }
 
 /// Every object id named by the reflogs under `logs` (old and new side of each line).

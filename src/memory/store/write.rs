@@ -31,9 +31,10 @@ impl Store {
     /// on top of `state` with `message`; `state` follows the commit.
     ///
     /// Durability: the temp files are written and their fsyncs start (on a thread) while the
-    /// commit's loose objects are made, then the objects are fsynced; both are done before
-    /// each file is renamed into place in order, the directory fsynced after each (so a crash
-    /// keeps the order: topic file before index line; the last one's fsync runs while
+    /// commit's loose objects are staged, then the objects' temp files are fsynced; both are
+    /// done before the objects take their names and each file is renamed into place in order,
+    /// the directory fsynced after each (so a crash keeps the order: topic file before index
+    /// line; the objects' folders join the first of those fsyncs; the last runs while
     /// `.git/index` is written), with a fault point after each; only then does the branch move.
     pub(crate) fn write_and_commit(
         &mut self,
@@ -55,7 +56,7 @@ impl Store {
             for (name, bytes, _) in files {
                 match bytes {
                     Some(bytes) => {
-                        let id = self.repo.write_blob(bytes)?;
+                        let id = self.repo.stage_blob(bytes)?;
                         tree.insert((*name).into(), (EntryKind::Blob, id));
                     }
                     None => {
@@ -69,13 +70,17 @@ impl Store {
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
             objects_synced?;
+            // The objects take their names now; those are made durable with the memory dir's
+            // next fsync, in the same batch.
+            let mut folders = self.repo.place_objects(&prepared)?;
             let mut temps = temps.iter();
             // Whether the folder holds a change not yet fsynced: the last one's fsync runs
             // while `.git/index` is written, and the branch moves after both.
             let mut unsynced = false;
             for (name, bytes, fault) in files {
                 if std::mem::take(&mut unsynced) {
-                    sync_dir(&self.dir)?;
+                    folders.push(self.dir.clone());
+                    crate::repo::sync_files(&std::mem::take(&mut folders))?;
                 }
                 let target = self.dir.join(name);
                 // A temp file stands for each file with content, in order; deletions have none.
@@ -102,9 +107,12 @@ impl Store {
                 crate::fault::point(fault);
             }
             let clean = clean_files(&tree, &state.work);
-            let dir = &self.dir;
+            if unsynced {
+                folders.push(self.dir.clone());
+            }
             let repo = &mut self.repo;
-            let synced = unsynced.then(|| scope.spawn(|| crate::repo::sync_dir(dir)));
+            let synced = (!folders.is_empty())
+                .then(|| scope.spawn(move || crate::repo::sync_files(&folders)));
             Ok(repo.publish_after(prepared, &tree, message, &clean, || {
                 synced.map_or(Ok(()), |synced| {
                     synced
@@ -144,8 +152,4 @@ pub(super) fn write_temp(dir: &Path, file: &str, bytes: &[u8]) -> Result<PathBuf
         return Err(io_error(&tmp)(e));
     }
     Ok(tmp)
-}
-
-pub(super) fn sync_dir(dir: &Path) -> Result<(), StoreError> {
-    Ok(crate::repo::sync_dir(dir)?)
 }
