@@ -17,6 +17,8 @@ use gix::objs::Kind;
 use gix::zlib::stream::deflate::{Compress, FlushCompress};
 use gix::zlib::{Compression, Decompress, FlushDecompress, Status};
 
+use crate::repo::RepoError;
+
 /// A loose-object writer; its deflate stream is made on first use and reset for each object.
 #[derive(Default)]
 pub(crate) struct LooseWriter {
@@ -44,9 +46,9 @@ impl LooseWriter {
         repo: &gix::Repository,
         kind: Kind,
         data: &[u8],
-    ) -> Result<ObjectId, gix::Error> {
+    ) -> Result<ObjectId, RepoError> {
         let id = self.stage(repo, kind, data)?;
-        self.place().map_err(gix::Error::from_error)?;
+        self.place()?;
         Ok(id)
     }
 
@@ -57,11 +59,15 @@ impl LooseWriter {
         repo: &gix::Repository,
         kind: Kind,
         data: &[u8],
-    ) -> Result<ObjectId, gix::Error> {
-        let id = gix::objs::compute_hash(repo.object_hash(), kind, data)
-            .map_err(gix::Error::from_error)?;
-        let header = gix::objs::encode::loose_header(kind, data.len() as u64);
+    ) -> Result<ObjectId, RepoError> {
         let objects = repo.objects.store_ref().path();
+        let git = |source: gix::Error| RepoError::Git {
+            dir: objects.to_path_buf(),
+            source,
+        };
+        let id = gix::objs::compute_hash(repo.object_hash(), kind, data)
+            .map_err(|e| git(gix::Error::from_error(e)))?;
+        let header = gix::objs::encode::loose_header(kind, data.len() as u64);
         let hex = id.to_hex().to_string();
         let path = objects.join(&hex[..2]).join(&hex[2..]);
         match std::fs::symlink_metadata(&path) {
@@ -75,8 +81,8 @@ impl LooseWriter {
         if self.staged.iter().any(|(_, name)| *name == path) {
             return Ok(id);
         }
-        self.deflate(&header, data)?;
-        let tmp = stage(objects, &hex, &self.out).map_err(gix::Error::from_error)?;
+        self.deflate(&header, data).map_err(git)?;
+        let tmp = stage(objects, &hex, &self.out)?;
         self.staged.push((tmp, path));
         Ok(id)
     }
@@ -88,9 +94,12 @@ impl LooseWriter {
 
     /// Rename each staged object's temp file to its name (their folders are the caller's to
     /// fsync before a ref names them).
-    pub(crate) fn place(&mut self) -> std::io::Result<()> {
+    pub(crate) fn place(&mut self) -> Result<(), RepoError> {
         while let Some((tmp, name)) = self.staged.first() {
-            std::fs::rename(tmp, name)?;
+            std::fs::rename(tmp, name).map_err(|source| RepoError::Io {
+                path: name.clone(),
+                source,
+            })?;
             self.staged.remove(0);
         }
         Ok(())
@@ -154,19 +163,23 @@ fn holds(path: &Path, header: &[u8], data: &[u8]) -> bool {
 
 /// A temp file holding `compressed` in the fanout folder of the object `hex` (made when missing),
 /// named with git's `tmp_obj_` prefix, which `git fsck` and `git gc` know.
-fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> std::io::Result<PathBuf> {
+fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> Result<PathBuf, RepoError> {
     let dir = objects.join(&hex[..2]);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| RepoError::Io { path, source }
+    };
     match std::fs::create_dir(&dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(&dir)(e)),
         _ => {}
     }
-    let (tmp, mut file) = temp_in(&dir)?;
+    let (tmp, mut file) = temp_in(&dir).map_err(io(&dir))?;
     let written = file.write_all(compressed);
     drop(file);
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    written.map(|()| tmp)
+    written.map_err(io(&tmp)).map(|()| tmp)
 }
 
 /// A new read-only temp file in `dir`, unique per process and call.

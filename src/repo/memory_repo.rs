@@ -159,8 +159,8 @@ impl MemoryRepo {
     }
 
     /// An object written or staged, to harden with the next commit.
-    fn written(&mut self, id: Result<ObjectId, gix::Error>) -> Result<ObjectId, RepoError> {
-        let id = id.map_err(|e| self.err(e))?;
+    fn written(&mut self, id: Result<ObjectId, RepoError>) -> Result<ObjectId, RepoError> {
+        let id = id?;
         self.unhardened.push(id);
         Ok(id)
     }
@@ -178,12 +178,8 @@ impl MemoryRepo {
     /// Give the prepared commit's objects their names, once [`PreparedCommit::files_to_sync`]
     /// are durable; the folders that hold the names, to fsync before [`MemoryRepo::publish`].
     pub fn place_objects(&mut self, prepared: &PreparedCommit) -> Result<Vec<PathBuf>, RepoError> {
-        let objects = self.repo.objects.store_ref().path().to_path_buf();
-        self.loose.place().map_err(|source| RepoError::Io {
-            path: objects.clone(),
-            source,
-        })?;
-        Ok(fanout_files(&objects, &prepared.objects).1)
+        self.loose.place()?;
+        Ok(fanout_files(self.repo.objects.store_ref().path(), &prepared.objects).1)
     }
 
     /// Write the tree and commit objects for `tree` on top of `parent`. Nothing is durable or

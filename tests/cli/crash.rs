@@ -161,3 +161,42 @@ fn a_stale_git_index_lock_refuses_the_write_before_any_file_changes() {
     );
     assert_git_clean(&dir);
 }
+
+/// A fanout folder's name taken by a file (another program, a broken disk): the save stops
+/// with one error line naming the folder, changes nothing, and goes through once it is gone.
+#[test]
+fn an_objects_folder_taken_by_a_file_stops_the_save_and_names_it() {
+    let env = TestEnv::new();
+    env.save("user", "role", "Backend engineer", "Backend.");
+    let dir = env.memory_dir();
+    let objects = dir.join(".git").join("objects");
+    let planted: Vec<_> = (0..=255u8)
+        .map(|n| objects.join(format!("{n:02x}")))
+        .filter(|folder| !folder.exists())
+        .collect();
+    for file in &planted {
+        std::fs::write(file, b"").expect("plant");
+    }
+    let before = (tree_snapshot(&dir), git(&dir, &["rev-parse", "HEAD"]));
+    let run = env.fails(
+        &save_args("feedback", "lint", "Run the linter", "Lint first."),
+        1,
+        "Not a directory",
+    );
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&objects.display().to_string()),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        (tree_snapshot(&dir), git(&dir, &["rev-parse", "HEAD"])),
+        before
+    );
+    for file in &planted {
+        std::fs::remove_file(file).expect("unplant");
+    }
+    env.save("feedback", "lint", "Run the linter", "Lint first.");
+    assert_git_clean(&dir);
+    assert_eq!(subjects(&dir).len(), 2);
+}
