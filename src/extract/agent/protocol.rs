@@ -35,7 +35,7 @@ Memory types (one fact per memory):
 - project: facts about the project that the code and git history do not show: decisions and their reasons, deadlines, freezes, owners, outside constraints.
 - reference: where things are outside the code: dashboards, docs, trackers, channels (with the link).
 
-Do not save: anything derivable from the code or git history (file lists, architecture, what a function does), debugging steps and fixes, ephemeral task state (what is being done right now, this session's to-dos), proposals the person did not confirm, and never secrets (keys, tokens, passwords). If nothing qualifies, save nothing.
+Do not save: anything derivable from the code or git history (file lists, architecture, what a function does), debugging steps and fixes, ephemeral task state (what is being done right now, this session's to-dos, instructions for this task only), proposals the person did not confirm, and never secrets (keys, tokens, passwords). If nothing qualifies, save nothing. When the person corrects something said earlier in the session, save only the corrected value.
 
 A memory: "name" is a kebab-case slug (a-z, 0-9 and -, at most 64 characters) and its file name; "description" is one line (under ~120 characters) saying what it is; "body" is short markdown holding one fact. Bodies of feedback and project memories end with two lines: "**Why:** <the reason given>" and "**How to apply:** <when and how to act on it>". Write dates as absolute dates (2026-03-05), resolving "tomorrow" or "next Friday" from the prompt's timestamp. To change something already saved, save it again under its existing name instead of adding a duplicate; delete a memory only when the person says it no longer holds.
 
