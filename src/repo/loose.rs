@@ -169,11 +169,20 @@ fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> Result<PathBuf, RepoEr
         let path = path.to_path_buf();
         move |source| RepoError::Io { path, source }
     };
-    match std::fs::create_dir(&dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(&dir)(e)),
-        _ => {}
-    }
-    let (tmp, mut file) = temp_in(&dir).map_err(io(&dir))?;
+    // `memdir pack`, running beside the save, removes a fanout folder it emptied: one that
+    // goes between making it and opening the temp file in it is made again.
+    let mut tries = 3;
+    let (tmp, mut file) = loop {
+        match std::fs::create_dir(&dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(&dir)(e)),
+            _ => {}
+        }
+        tries -= 1;
+        match temp_in(&dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries > 0 => {}
+            opened => break opened.map_err(io(&dir))?,
+        }
+    };
     let written = file.write_all(compressed);
     drop(file);
     if written.is_err() {

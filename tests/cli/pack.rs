@@ -223,3 +223,33 @@ fn a_history_cache_over_its_cap_is_not_read_and_is_rebuilt() {
     assert!(std::fs::metadata(&cache).expect("cache").len() < 4096);
     assert_git_clean(&dir);
 }
+
+/// Packing runs beside saves (the background packer holds its own lock, not the store's):
+/// saves made while packs run one after another all succeed, and nothing is lost.
+#[test]
+fn saves_made_while_packing_all_go_through() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    env.save("project", "first", "First note", "Body.");
+    let packer = {
+        let mut command = env.command();
+        command.args(["pack", "--quiet"]);
+        std::thread::spawn(move || {
+            (0..15)
+                .map(|_| command.output().expect("pack runs").status.success())
+                .filter(|ok| !ok)
+                .count()
+        })
+    };
+    for n in 0..15 {
+        env.save(
+            "project",
+            &format!("note-{n}"),
+            &format!("Note {n}"),
+            "Body.",
+        );
+    }
+    assert_eq!(packer.join().expect("packer"), 0, "every pack succeeded");
+    assert_git_clean(&dir);
+    assert_eq!(subjects(&dir).len(), 16);
+}
