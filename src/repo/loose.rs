@@ -146,10 +146,17 @@ impl LooseWriter {
 
 /// Whether the loose object file at `path` inflates to exactly `header` then `data`.
 fn holds(path: &Path, header: &[u8], data: &[u8]) -> bool {
-    let Ok(compressed) = std::fs::read(path) else {
-        return false;
-    };
+    use std::io::Read;
     let len = header.len() + data.len();
+    // No zlib stream of `len` bytes is longer, stored blocks and all: a longer file (a hostile
+    // one of gigabytes) is not the object and is not read.
+    let most = (len + len / 1024 + 1024) as u64;
+    let mut compressed = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|file| file.take(most + 1).read_to_end(&mut compressed));
+    if read.is_err() || compressed.len() as u64 > most {
+        return false;
+    }
     // One byte of room past the object shows a file that holds more than it.
     let mut out = vec![0; len + 1];
     let mut inflate = Decompress::new();
