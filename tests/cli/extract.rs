@@ -481,9 +481,10 @@ fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
         &hook_payload("k", &file, &env.project, "Stop"),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // The worker dies after its first save.
+    // The worker dies after its first save. It may not have started when the hook returns (a
+    // loaded machine): wait for the save, then for no worker to be left.
     let deadline = Instant::now() + Duration::from_secs(20);
-    while live_workers(&dir) > 0 && Instant::now() < deadline {
+    while (subjects(&dir).is_empty() || live_workers(&dir) > 0) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(subjects(&dir).len(), 1, "one save before the crash");
