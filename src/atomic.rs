@@ -12,16 +12,21 @@ pub const TEMP_SUFFIX: &str = ".memdir-tmp";
 
 /// A temp file beside `target`, unique per process and call (two hooks may write at once).
 pub fn temp_path(target: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    target.with_file_name(format!(
-        ".{name}.{}.{}{TEMP_SUFFIX}",
+    target.with_file_name(format!(".{name}.{}{TEMP_SUFFIX}", unique()))
+}
+
+/// `<process id>.<n>`: a different text at each call of every process alive at once.
+pub fn unique() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}.{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
-    ))
+    )
 }
 
 /// Replace `path` by `bytes`: a temp file in the same folder (created when missing), fsynced,

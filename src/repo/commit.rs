@@ -13,6 +13,7 @@ use gix::refs::Target;
 use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
 
 use crate::repo::TreeMap;
+use crate::repo::loose::loose_path;
 
 /// The author and committer used when git has no identity configured.
 pub const FALLBACK_NAME: &str = "memdir";
@@ -66,28 +67,31 @@ pub(crate) fn write_commit_object(
 }
 
 /// The loose-object files of `ids`, then their folders: what must be fsynced before a ref may
-/// name them (gix itself never fsyncs; the folders hold the names gix renamed in). A fanout
-/// folder that holds nothing but these objects was most likely made for them (packing removes
-/// emptied ones): then `objects/`, which holds its name, is fsynced too.
+/// name them (gix itself never fsyncs; the folders hold the names gix renamed in).
 pub(crate) fn object_files(repo: &gix::Repository, ids: &[ObjectId]) -> Vec<PathBuf> {
-    let (mut files, folders) = fanout_files(repo.objects.store_ref().path(), ids);
-    files.extend(folders);
+    let objects = repo.objects.store_ref().path();
+    let mut files = loose_files(objects, ids);
+    files.extend(fanout_folders(objects, ids));
     files
 }
 
-/// The loose-object files of `ids`, and the folders that hold their names (with `objects/`
-/// when a fanout folder was most likely made for them).
-pub(crate) fn fanout_files(objects: &Path, ids: &[ObjectId]) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let mut ids = ids.to_vec();
-    ids.sort();
-    ids.dedup();
-    let mut files = Vec::new();
+/// The loose-object file of each of `ids`, once each.
+pub(crate) fn loose_files(objects: &Path, ids: &[ObjectId]) -> Vec<PathBuf> {
+    distinct(ids)
+        .iter()
+        .map(|id| loose_path(objects, id))
+        .collect()
+}
+
+/// The fanout folders that hold the names of `ids`' loose files. One that holds nothing but
+/// these objects was most likely made for them (packing removes emptied ones): then `objects/`,
+/// which holds its name, is listed too.
+pub(crate) fn fanout_folders(objects: &Path, ids: &[ObjectId]) -> Vec<PathBuf> {
     let mut dirs: BTreeMap<PathBuf, usize> = BTreeMap::new();
-    for id in &ids {
-        let hex = id.to_hex().to_string();
-        let dir = objects.join(&hex[..2]);
-        files.push(dir.join(&hex[2..]));
-        *dirs.entry(dir).or_default() += 1;
+    for id in distinct(ids) {
+        let name = loose_path(objects, &id);
+        let dir = name.parent().unwrap_or(objects);
+        *dirs.entry(dir.to_path_buf()).or_default() += 1;
     }
     let new_folder = dirs.iter().any(|(dir, ours)| {
         std::fs::read_dir(dir).is_ok_and(|entries| entries.take(ours + 1).count() <= *ours)
@@ -96,7 +100,14 @@ pub(crate) fn fanout_files(objects: &Path, ids: &[ObjectId]) -> (Vec<PathBuf>, V
     if new_folder {
         folders.push(objects.to_path_buf());
     }
-    (files, folders)
+    folders
+}
+
+fn distinct(ids: &[ObjectId]) -> Vec<ObjectId> {
+    let mut ids = ids.to_vec();
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 /// Move the ref `name` (through a symbolic ref when `deref`: HEAD to its branch) from
@@ -205,16 +216,17 @@ mod tests {
         let theirs = "ab00000000000000000000000000000000000002";
         std::fs::create_dir(objects.join("ab")).expect("fanout");
         std::fs::write(objects.join("ab").join(&ours.to_string()[2..]), b"x").expect("object");
-        let (files, folders) = fanout_files(objects, &[ours, ours]);
-        assert_eq!(files, [objects.join("ab").join(&ours.to_string()[2..])]);
-        assert_eq!(folders, [objects.join("ab"), objects.to_path_buf()]);
+        assert_eq!(
+            loose_files(objects, &[ours, ours]),
+            [objects.join("ab").join(&ours.to_string()[2..])]
+        );
+        assert_eq!(
+            fanout_folders(objects, &[ours, ours]),
+            [objects.join("ab"), objects.to_path_buf()]
+        );
         // A folder that held another object already was not made now: `objects/` is not
         // fsynced for it.
         std::fs::write(objects.join("ab").join(&theirs[2..]), b"y").expect("object");
-        assert!(
-            !fanout_files(objects, &[ours])
-                .1
-                .contains(&objects.to_path_buf())
-        );
+        assert!(!fanout_folders(objects, &[ours]).contains(&objects.to_path_buf()));
     }
 }

@@ -68,8 +68,7 @@ impl LooseWriter {
         let id = gix::objs::compute_hash(repo.object_hash(), kind, data)
             .map_err(|e| git(gix::Error::from_error(e)))?;
         let header = gix::objs::encode::loose_header(kind, data.len() as u64);
-        let hex = id.to_hex().to_string();
-        let path = objects.join(&hex[..2]).join(&hex[2..]);
+        let path = loose_path(objects, &id);
         match std::fs::symlink_metadata(&path) {
             // A power cut before a save's fsyncs can leave a file named by the id but empty
             // or torn; a later save of the same content must not take it for the object.
@@ -82,7 +81,7 @@ impl LooseWriter {
             return Ok(id);
         }
         self.deflate(&header, data).map_err(git)?;
-        let tmp = stage(objects, &hex, &self.out)?;
+        let tmp = write_temp(path.parent().unwrap_or(objects), &self.out)?;
         self.staged.push((tmp, path));
         Ok(id)
     }
@@ -168,10 +167,15 @@ fn holds(path: &Path, header: &[u8], data: &[u8]) -> bool {
         && out[header.len()..len] == *data
 }
 
-/// A temp file holding `compressed` in the fanout folder of the object `hex` (made when missing),
-/// named with git's `tmp_obj_` prefix, which `git fsck` and `git gc` know.
-fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> Result<PathBuf, RepoError> {
-    let dir = objects.join(&hex[..2]);
+/// The name of the loose object `id` in `objects`: `xx/<the rest of its hex>`.
+pub(crate) fn loose_path(objects: &Path, id: &ObjectId) -> PathBuf {
+    let hex = id.to_hex().to_string();
+    objects.join(&hex[..2]).join(&hex[2..])
+}
+
+/// A temp file holding `compressed` in the fanout folder `dir` (made when missing), named with
+/// git's `tmp_obj_` prefix, which `git fsck` and `git gc` know.
+fn write_temp(dir: &Path, compressed: &[u8]) -> Result<PathBuf, RepoError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| RepoError::Io { path, source }
@@ -180,14 +184,14 @@ fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> Result<PathBuf, RepoEr
     // goes between making it and opening the temp file in it is made again.
     let mut tries = 3;
     let (tmp, mut file) = loop {
-        match std::fs::create_dir(&dir) {
-            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(&dir)(e)),
+        match std::fs::create_dir(dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(io(dir)(e)),
             _ => {}
         }
         tries -= 1;
-        match temp_in(&dir) {
+        match temp_in(dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries > 0 => {}
-            opened => break opened.map_err(io(&dir))?,
+            opened => break opened.map_err(io(dir))?,
         }
     };
     let written = file.write_all(compressed);
@@ -200,11 +204,8 @@ fn stage(objects: &Path, hex: &str, compressed: &[u8]) -> Result<PathBuf, RepoEr
 
 /// A new read-only temp file in `dir`, unique per process and call.
 fn temp_in(dir: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
     loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!("tmp_obj_memdir_{}_{n}", std::process::id()));
+        let tmp = dir.join(format!("tmp_obj_memdir_{}", crate::atomic::unique()));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)

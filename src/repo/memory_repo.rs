@@ -9,7 +9,9 @@ use gix::ObjectId;
 use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
 
-use crate::repo::commit::{commit_object, fanout_files, move_ref, signatures_of, tree_object};
+use crate::repo::commit::{
+    commit_object, fanout_folders, loose_files, move_ref, signatures_of, tree_object,
+};
 use crate::repo::history_cache;
 use crate::repo::loose::LooseWriter;
 use crate::repo::{
@@ -171,7 +173,7 @@ impl MemoryRepo {
     fn take_unhardened(&mut self) -> (Vec<PathBuf>, Vec<ObjectId>) {
         let ids: Vec<ObjectId> = self.unhardened.drain(..).collect();
         let mut files = self.loose.staged_files();
-        files.extend(fanout_files(self.repo.objects.store_ref().path(), &ids).0);
+        files.extend(loose_files(self.repo.objects.store_ref().path(), &ids));
         (files, ids)
     }
 
@@ -179,7 +181,10 @@ impl MemoryRepo {
     /// are durable; the folders that hold the names, to fsync before [`MemoryRepo::publish`].
     pub fn place_objects(&mut self, prepared: &PreparedCommit) -> Result<Vec<PathBuf>, RepoError> {
         self.loose.place()?;
-        Ok(fanout_files(self.repo.objects.store_ref().path(), &prepared.objects).1)
+        Ok(fanout_folders(
+            self.repo.objects.store_ref().path(),
+            &prepared.objects,
+        ))
     }
 
     /// Write the tree and commit objects for `tree` on top of `parent`. Nothing is durable or
