@@ -4,9 +4,10 @@
 //! opened non-blocking and checked with `fstat` on the handle, so swapping the file between a
 //! check and the open changes nothing), and a stream is read to at most one byte past its cap.
 
-use std::fs::{File, Metadata};
+use std::fs::{File, Metadata, TryLockError};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// A topic file read from the memory dir: one fact is meant to fit in about 4 KB (§3); past this
 /// a file is reported, not read.
@@ -133,6 +134,30 @@ pub fn check_regular(path: &Path, file: &File) -> Result<Metadata, InputError> {
         });
     }
     Ok(meta)
+}
+
+/// `file` locked exclusively, once whoever holds its lock lets go or `deadline` comes (never,
+/// when `None`); `None` when the deadline came first. A lock cannot be waited for with a time
+/// limit (flock has none): a thread blocks on it and hands it over. When the deadline comes
+/// first the thread is left blocked; it lets go of the lock as soon as it gets it.
+pub fn lock_until(file: File, deadline: Option<Instant>) -> std::io::Result<Option<File>> {
+    match file.try_lock() {
+        Ok(()) => return Ok(Some(file)),
+        Err(TryLockError::WouldBlock) => {}
+        Err(TryLockError::Error(e)) => return Err(e),
+    }
+    let Some(deadline) = deadline else {
+        file.lock()?;
+        return Ok(Some(file));
+    };
+    let (locked, taken) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = locked.send(file.lock().map(|()| file));
+    });
+    match taken.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(locked) => locked.map(Some),
+        Err(_) => Ok(None),
+    }
 }
 
 /// Open `path` for appending, created when `create` says so, never through a symlink (a link

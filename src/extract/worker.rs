@@ -20,7 +20,6 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::extract::state::{Attempts, Cursor, Request, git_dir, state_dir};
@@ -102,25 +101,7 @@ fn lock(git_dir: &Path) -> Result<File, ExtractError> {
 /// The worker lock, waiting for the worker that holds it until `deadline` (for ever when
 /// `None`); `None` when the deadline came first.
 fn lock_until(git_dir: &Path, deadline: Option<Instant>) -> Result<Option<File>, ExtractError> {
-    if let Some(lock) = try_lock(git_dir)? {
-        return Ok(Some(lock));
-    }
-    let Some(deadline) = deadline else {
-        return lock(git_dir).map(Some);
-    };
-    // A lock cannot be waited for with a time limit (flock has none): a thread blocks on it and
-    // hands it over. When the deadline comes first the thread is left blocked; it lets go of
-    // the lock as soon as it gets it (nobody takes it), and `--drain` exits at once anyway.
-    let file = open_lock(git_dir)?;
-    let (locked, taken) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = locked.send(file.lock().map(|()| file));
-    });
-    match taken.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(Ok(lock)) => Ok(Some(lock)),
-        Ok(Err(source)) => Err(lock_error(git_dir)(source)),
-        Err(_) => Ok(None),
-    }
+    crate::input::lock_until(open_lock(git_dir)?, deadline).map_err(lock_error(git_dir))
 }
 
 /// One served request, for the log and for `--drain`'s output.

@@ -210,19 +210,9 @@ fn open_locked(record: &Path) -> std::io::Result<File> {
         }
     }
     let file = crate::input::open_append(record, true)?;
-    let start = std::time::Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(file),
-            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < HOLD_WAIT => {
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(std::io::Error::other("another hook holds it"));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(e),
-        }
-    }
+    let deadline = std::time::Instant::now() + HOLD_WAIT;
+    crate::input::lock_until(file, Some(deadline))?
+        .ok_or_else(|| std::io::Error::other("another hook holds it"))
 }
 
 impl Held {
