@@ -327,6 +327,48 @@ mod tests {
         git(dir, &["fsck", "--strict", "--no-dangling"]);
     }
 
+    /// What someone else put under an object's name that is not a file: a symlink is replaced
+    /// by the object even when it leads to a sound copy (git would follow a link out of the
+    /// repository; its target is left as it was), a folder stops the write with its path and
+    /// nothing else changes.
+    #[test]
+    fn a_symlink_or_folder_under_the_name_is_never_taken_for_the_object() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path();
+        let repo = gix::init(dir).expect("init");
+        let data = b"the object\n";
+        let id = written(&repo, data);
+        let path = loose_path(&dir.join(".git/objects"), &id);
+        let sound = std::fs::read(&path).expect("object");
+        let target = dir.join("elsewhere");
+        std::fs::write(&target, &sound).expect("target");
+        std::fs::remove_file(&path).expect("rm");
+        std::os::unix::fs::symlink(&target, &path).expect("symlink");
+        assert_eq!(written(&repo, data), id);
+        assert!(std::fs::symlink_metadata(&path).expect("stat").is_file());
+        assert_eq!(std::fs::read(&path).expect("object"), sound);
+        assert_eq!(std::fs::read(&target).expect("target"), sound);
+
+        std::fs::remove_file(&path).expect("rm");
+        std::fs::create_dir(&path).expect("folder");
+        let mut writer = LooseWriter::default();
+        let err = writer
+            .write(&repo, Kind::Blob, data)
+            .expect_err("a folder is not replaced");
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        assert!(path.is_dir());
+        drop(writer);
+        let fanout = path.parent().expect("fanout");
+        let left: Vec<_> = std::fs::read_dir(fanout)
+            .expect("fanout")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+    }
+
     /// `data` written as a blob and placed, by a writer of its own (as by a new process).
     fn written(repo: &gix::Repository, data: &[u8]) -> ObjectId {
         let mut writer = LooseWriter::default();
