@@ -10,7 +10,7 @@ use super::classifier::Statement;
 use super::cues::{
     FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, MY, STALE_VALUE, WHEN, WHY, slot_of,
 };
-use super::naming::name_for;
+use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
 use crate::extract::{Action, Draft, Existing};
 use crate::memory::statement::{cjk_pairs, similarity, words};
@@ -47,7 +47,9 @@ pub(super) fn record(
     context: &str,
     date: NaiveDate,
 ) {
-    let slot = slot_of(&text);
+    // A prohibition said beside a choice ("we use yarn" … "never npm in this repo") is a memory
+    // of its own; only a correction replaces the choice it is about.
+    let slot = slot_of(&text).filter(|_| statement.correction || !forbids(&text));
     let same_slot = slot.and_then(|s| {
         known.iter().rposition(|k| {
             k.slot == Some(s)
@@ -69,8 +71,8 @@ pub(super) fn record(
         (0.6, text.clone())
     };
     let target = same_slot
-        .or_else(|| best_match(known, &text, Some(statement.memory_type), threshold))
-        .or_else(|| best_match(known, &about, Some(statement.memory_type), threshold));
+        .or_else(|| best_match(known, &text, slot, Some(statement.memory_type), threshold))
+        .or_else(|| best_match(known, &about, slot, Some(statement.memory_type), threshold));
     let (name, memory_type) = match target {
         Some(i) => (
             known[i].name.clone(),
@@ -210,23 +212,25 @@ pub(super) fn forget(
 
 /// What "forget …" is about: what follows it, or, for "forget that", what was just discussed.
 fn forget_target(known: &[Known], rest: &str, previous_reply: &str) -> Option<usize> {
-    best_match(known, rest, None, 0.1).or_else(|| {
+    best_match(known, rest, slot_of(rest), None, 0.1).or_else(|| {
         let anaphoric = words(rest).len() + cjk_pairs(rest).len() <= 6;
         if anaphoric {
-            best_match(known, previous_reply, None, 0.3)
+            best_match(known, previous_reply, slot_of(previous_reply), None, 0.3)
         } else {
             None
         }
     })
 }
 
+/// The known memory `text` is most about (`slot`: the choice it is about, if any), when its
+/// similarity reaches `threshold`.
 pub(super) fn best_match(
     known: &[Known],
     text: &str,
+    slot: Option<&str>,
     memory_type: Option<MemoryType>,
     threshold: f64,
 ) -> Option<usize> {
-    let slot = slot_of(text);
     let mut best: Option<(usize, f64)> = None;
     for (i, k) in known.iter().enumerate() {
         if let (Some(want), Some(have)) = (memory_type, k.memory_type)

@@ -35,7 +35,7 @@ use classifier::{
 };
 use cues::{
     ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
-    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK,
+    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK, slot_of,
 };
 use drafts::{Known, best_match, forget, record, swap_value};
 use segmenter::{Sentence, Statements, capitalise, clause_tails, statements_of};
@@ -200,7 +200,8 @@ pub fn extract_with(
                         continue;
                     }
                     if CORRECTED_VALUE.is_match(sentence)
-                        && let Some(target) = best_match(&known, sentence, None, 0.3)
+                        && let Some(target) =
+                            best_match(&known, sentence, slot_of(sentence), None, 0.3)
                     {
                         // "for credit-limit the bar is 0.88, not 0.85": a new value for a memory.
                         let statement = Statement {
@@ -454,6 +455,30 @@ mod tests {
             "Preeti reviews anything touching the HL7 parser"
         );
         assert!(!draft.body.contains("Priya"), "{}", draft.body);
+    }
+
+    /// A prohibition said beside a choice is a memory of its own, named with its negation; the
+    /// choice is not overwritten by it.
+    #[test]
+    fn a_prohibition_beside_a_choice_keeps_both() {
+        let turns = [
+            turn(
+                "From now on, we use yarn here (classic, v1) for every package.",
+                "",
+            ),
+            turn("Never npm in this repo, it makes a package-lock.", ""),
+        ];
+        let saved: Vec<(String, String)> = extract(&turns, &[])
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Save(d) => Some((d.name.clone(), d.description.clone())),
+                Action::Delete { .. } => None,
+            })
+            .collect();
+        assert_eq!(saved.len(), 2, "{saved:?}");
+        assert!(saved[0].1.contains("yarn"), "{saved:?}");
+        assert!(saved[1].0.starts_with("never-npm"), "{saved:?}");
     }
 
     #[test]

@@ -18,14 +18,15 @@ const MAX_NAME: usize = 32;
 const CJK_STOP: &str = "的了在是我你他她它们把给要就都也还这那个一下帮请吧呢啊哦嗯和与及或以后前时候得着过来去上中里对吗么";
 
 /// The name for a statement whose `slot` (a project choice such as `package-manager`) names it
-/// when it has one.
+/// when it has one, unless it forbids something ("Never npm in this repo" is
+/// `never-npm-repo`: a name keeps the negation).
 pub(super) fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) -> String {
-    if let Some(slot) = slot {
+    if let Some(slot) = slot.filter(|_| !forbids(text)) {
         return slot.to_string();
     }
     let text = URL.replace_all(text, " ");
-    let mut name = String::new();
     let latin = latin_words(&text);
+    let mut name = String::new();
     for word in &latin {
         push(&mut name, word);
     }
@@ -41,6 +42,13 @@ pub(super) fn name_for(text: &str, slot: Option<&str>, memory_type: MemoryType) 
         return format!("{}-note", memory_type.as_str());
     }
     name
+}
+
+/// Whether a statement forbids something: it opens with a negation ("Never npm in this repo",
+/// "don't …", "别用 …").
+pub(super) fn forbids(text: &str) -> bool {
+    latin_words(text).first().is_some_and(|w| is_negation(w))
+        || text.trim_start().starts_with(['别', '不', '勿', '禁'])
 }
 
 /// Append `word` to a name when it fits.
@@ -159,5 +167,16 @@ mod tests {
             name_for("use pnpm", Some("package-manager"), MemoryType::Project),
             "package-manager"
         );
+        // A prohibition is named by its words, the negation first, whatever its slot.
+        for (text, want) in [
+            ("Never npm in this repo", "never-npm-repo"),
+            ("don't sudo pip on the pi", "never-sudo-pip-pi"),
+            ("别用 npm", "npm-bie-yong"),
+        ] {
+            assert_eq!(
+                name_for(text, Some("package-manager"), MemoryType::Feedback),
+                want
+            );
+        }
     }
 }
