@@ -35,7 +35,8 @@ use memdir::memory::taxonomy::MemoryType;
 /// The training sets, one writer each. `blind-a` and `blind-b` are not here, on purpose.
 const WRITERS: &[&str] = &[
     "cases", "holdout", "fresh", "final", "unseen", "train-a", "train-b", "train-c", "train-d",
-    "train-e",
+    "train-e", "train-f", "train-g", "train-h", "train-i", "train-j", "train-k", "train-l",
+    "train-m",
 ];
 
 /// Where the transcripts' `{{MEMORY_DIR}}` points during training.
