@@ -60,6 +60,15 @@ fn read_topic(
     parse_topic(path, bytes)
 }
 
+/// [`read_topic`], what a listing keeps of it.
+pub(crate) fn read_topic_summary(
+    dir: &Path,
+    file: &str,
+    listed_plain: bool,
+) -> Result<Topic, StoreError> {
+    Ok(read_topic(dir, file, listed_plain)?.1.into())
+}
+
 /// A topic file's bytes as text and parsed; errors name the file.
 fn parse_topic(path: PathBuf, bytes: Vec<u8>) -> Result<(String, TopicFile), StoreError> {
     let text = String::from_utf8(bytes).map_err(|_| StoreError::NotUtf8(path.clone()))?;
@@ -100,6 +109,34 @@ pub fn read_index_lossy(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<S
 /// by name; a file that cannot be read (not a regular file, a symlink out of the dir, too big,
 /// bad frontmatter) is a problem of the listing, never a failure of the whole.
 pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
+    list_memories_with(dir, |files| read_topics(dir, files))
+}
+
+/// What a listing keeps of a topic file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Topic {
+    pub memory_type: Option<MemoryType>,
+    pub description: Option<String>,
+    pub body: String,
+}
+
+impl From<TopicFile> for Topic {
+    fn from(topic: TopicFile) -> Topic {
+        Topic {
+            memory_type: topic.memory_type,
+            description: topic.description,
+            body: topic.body,
+        }
+    }
+}
+
+/// [`list_memories`], the topic files read by `read`: given each file's name and whether the
+/// listing says it is a plain file, in the listing's order, it gives each one's reading in the
+/// same order (the recall cache reads unchanged files from itself).
+pub fn list_memories_with(
+    dir: &Path,
+    read: impl FnOnce(&[(String, bool)]) -> Vec<Result<Topic, StoreError>>,
+) -> Result<Listing, StoreError> {
     let mut listing = Listing::default();
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -131,7 +168,7 @@ pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
     let mut first = index.first_entries();
     files.sort_by_cached_key(|(f, _)| (first.get(f).map_or(usize::MAX, |(n, _)| *n), f.clone()));
 
-    for ((file, _), read) in files.iter().zip(read_topics(dir, &files)) {
+    for ((file, _), read) in files.iter().zip(read(&files)) {
         match read {
             Ok(topic) => {
                 let name = file.trim_end_matches(".md").to_string();
@@ -155,9 +192,9 @@ pub fn list_memories(dir: &Path) -> Result<Listing, StoreError> {
 
 /// Read and parse `files` (name, and whether the listing says it is a plain file), in order;
 /// a few thousand of them on every core.
-fn read_topics(dir: &Path, files: &[(String, bool)]) -> Vec<Result<TopicFile, StoreError>> {
+fn read_topics(dir: &Path, files: &[(String, bool)]) -> Vec<Result<Topic, StoreError>> {
     const PER_THREAD: usize = 512;
-    let read = |(file, plain): &(String, bool)| Ok(read_topic(dir, file, *plain)?.1);
+    let read = |(file, plain): &(String, bool)| read_topic_summary(dir, file, *plain);
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(files.len().div_ceil(PER_THREAD));
@@ -259,9 +296,10 @@ impl Memory {
         name: &str,
         file: String,
         path: PathBuf,
-        topic: TopicFile,
+        topic: impl Into<Topic>,
         title: Option<String>,
     ) -> Memory {
+        let topic = topic.into();
         Memory {
             name: name.to_string(),
             memory_type: topic.memory_type,

@@ -4,11 +4,14 @@
 //!
 //! - [`tokens`]: the terms a text is matched by (English stems, Chinese character pairs);
 //! - [`rank`]: BM25 over a memory's weighted fields;
+//! - [`cache`]: each memory's counted terms kept in `.git/memdir/recall-cache`, read again only for
+//!   the files that changed;
 //! - [`inject`]: what the hooks add (the team index at SessionStart, memories at each prompt),
 //!   and the per-session record of it; the stale notes SessionStart adds come from `verify`'s
 //!   kept result, put together by the command (`cli/recall.rs`), as capabilities do not import
 //!   each other.
 
+pub mod cache;
 pub mod inject;
 pub mod rank;
 pub mod tokens;
@@ -16,11 +19,12 @@ pub mod tokens;
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::memory::catalog::{FileProblem, Memory, list_memories, past_versions};
+use crate::memory::catalog::{FileProblem, Memory, past_versions};
 use crate::memory::store::StoreError;
 use crate::repo::RepoError;
 
-use rank::{Fields, Scored};
+use cache::Counted;
+use rank::{Doc, Scored, Vocabulary};
 
 /// Whose memory a memory is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,11 +85,15 @@ struct Entry {
     scope: Scope,
     memory: Memory,
     past: Option<Past>,
+    /// Its name, description and body counted (by the cache), for a memory as it is now.
+    counted: Option<Counted>,
 }
 
 /// The memories searched, read once.
 pub struct Corpus {
     entries: Vec<Entry>,
+    /// The terms the entries' counts name.
+    vocabulary: Vocabulary,
     /// Files that could not be read as memories (each a problem of the listing, not a failure).
     pub problems: Vec<FileProblem>,
 }
@@ -95,19 +103,32 @@ impl Corpus {
     pub fn read(sources: &[(Scope, &Path)]) -> Result<Corpus, StoreError> {
         let mut entries = Vec::new();
         let mut problems = Vec::new();
+        let mut vocabulary = Vocabulary::default();
         for &(scope, dir) in sources {
-            let listing = list_memories(dir)?;
+            let weights = [NAME_WEIGHT, DESCRIPTION_WEIGHT, BODY_WEIGHT];
+            let (listing, counted) = cache::read(dir, weights, &mut vocabulary)?;
             problems.extend(listing.problems.into_iter().map(|p| FileProblem {
                 file: dir.join(&p.file).display().to_string(),
                 problem: p.problem,
             }));
-            entries.extend(listing.memories.into_iter().map(|memory| Entry {
-                scope,
-                memory,
-                past: None,
-            }));
+            entries.extend(
+                listing
+                    .memories
+                    .into_iter()
+                    .zip(counted)
+                    .map(|(memory, counted)| Entry {
+                        scope,
+                        memory,
+                        past: None,
+                        counted: Some(counted),
+                    }),
+            );
         }
-        Ok(Corpus { entries, problems })
+        Ok(Corpus {
+            entries,
+            vocabulary,
+            problems,
+        })
     }
 
     /// [`Corpus::read`], and every version in each folder's history that it no longer holds
@@ -125,6 +146,7 @@ impl Corpus {
                         time: v.time,
                         deleted: v.deleted,
                     }),
+                    counted: None,
                 }));
         }
         Ok(corpus)
@@ -143,20 +165,32 @@ impl Corpus {
     pub fn search(&self, query: &str, limit: usize) -> Vec<Found<'_>> {
         let n = self.len() as f32;
         let min_score = MIN_SCORE_PER_MAX_IDF * (1.0 + (n - 0.5) / 1.5).ln();
-        let docs: Vec<Fields<'_>> = self
+        let docs: Vec<Doc<'_>> = self
             .entries
             .iter()
-            .map(|Entry { memory: m, .. }| {
-                vec![
-                    (m.name.as_str(), NAME_WEIGHT),
-                    (m.title.as_deref().unwrap_or(""), TITLE_WEIGHT),
-                    (m.description.as_deref().unwrap_or(""), DESCRIPTION_WEIGHT),
-                    (m.body.as_str(), BODY_WEIGHT),
-                ]
-            })
+            .map(
+                |Entry {
+                     memory: m, counted, ..
+                 }| {
+                    let title = (m.title.as_deref().unwrap_or(""), TITLE_WEIGHT);
+                    match counted {
+                        Some(counted) => Doc {
+                            fields: vec![title],
+                            counted: &counted.terms,
+                            counted_len: counted.len,
+                        },
+                        None => Doc::from(vec![
+                            (m.name.as_str(), NAME_WEIGHT),
+                            title,
+                            (m.description.as_deref().unwrap_or(""), DESCRIPTION_WEIGHT),
+                            (m.body.as_str(), BODY_WEIGHT),
+                        ]),
+                    }
+                },
+            )
             .collect();
         let mut shown = std::collections::HashSet::new();
-        rank::rank(query, &docs)
+        rank::rank(query, &docs, &self.vocabulary)
             .into_iter()
             .filter(|hit| {
                 let entry = &self.entries[hit.doc];

@@ -27,6 +27,78 @@ pub struct Scored {
     pub coverage: f32,
 }
 
+/// A document to rank: texts still to be read, each with its weight, and terms counted before
+/// (by the recall cache, [`super::cache`]): their ids in the ranking's [`Vocabulary`] with
+/// their weighted frequency, and their weighted length.
+#[derive(Debug, Clone, Default)]
+pub struct Doc<'a> {
+    pub fields: Fields<'a>,
+    pub counted: &'a [(u32, f32)],
+    pub counted_len: f32,
+}
+
+impl<'a> From<Fields<'a>> for Doc<'a> {
+    fn from(fields: Fields<'a>) -> Doc<'a> {
+        Doc {
+            fields,
+            ..Doc::default()
+        }
+    }
+}
+
+/// The finished terms that counted documents name by id.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Vocabulary {
+    terms: Vec<String>,
+    ids: HashMap<String, u32>,
+}
+
+impl Vocabulary {
+    /// A term's id, when it has one.
+    pub fn id(&self, term: &str) -> Option<u32> {
+        self.ids.get(term).copied()
+    }
+
+    /// The term an id names.
+    pub fn term(&self, id: u32) -> Option<&str> {
+        self.terms.get(id as usize).map(String::as_str)
+    }
+
+    /// `term`'s id, given one if it has none; `None` when there are as many ids as a u32 holds.
+    pub fn intern(&mut self, term: &str) -> Option<u32> {
+        if let Some(id) = self.id(term) {
+            return Some(id);
+        }
+        let id = u32::try_from(self.terms.len()).ok()?;
+        self.terms.push(term.to_string());
+        self.ids.insert(term.to_string(), id);
+        Some(id)
+    }
+
+    /// Every term of `fields`, finished, with its weighted frequency (in order of first
+    /// appearance), and their weighted length: what [`Doc::counted`] holds.
+    pub fn count(&mut self, fields: &Fields<'_>) -> (Vec<(u32, f32)>, f32) {
+        let tokenizer = Tokenizer::default();
+        let mut counted: Vec<(u32, f32)> = Vec::new();
+        let mut at: HashMap<u32, usize> = HashMap::new();
+        let mut len = 0.0;
+        for &(text, weight) in fields {
+            each_term(text, |term| {
+                len += weight;
+                let Some(id) = self.intern(&tokenizer.finish(term)) else {
+                    return;
+                };
+                let place = *at.entry(id).or_insert_with(|| {
+                    counted.push((id, 0.0));
+                    counted.len() - 1
+                });
+                counted[place].1 += weight;
+            });
+        }
+        (counted, len)
+    }
+}
+
 /// A document as the query sees it: the weighted frequency of each query term, and its
 /// weighted length.
 struct Counted {
@@ -34,21 +106,28 @@ struct Counted {
     len: f32,
 }
 
-/// Count the query's terms (`query`: finished term to its place) in `docs`. A document's words
-/// are stemmed only once each per call (most words of a memory are not in the query).
+/// Count the query's terms (`query`: finished term to its place; `ids`: a counted term's id to
+/// its place) in `docs`. A document's words are stemmed only once each per call (most words of
+/// a memory are not in the query).
 fn count(
     tokenizer: &Tokenizer,
     query: &HashMap<String, usize>,
-    docs: &[Fields<'_>],
+    ids: &HashMap<u32, usize>,
+    docs: &[Doc<'_>],
 ) -> Vec<Counted> {
     let mut stems: HashMap<String, Option<usize>> = HashMap::new();
     docs.iter()
-        .map(|fields| {
+        .map(|doc| {
             let mut counted = Counted {
                 tf: vec![0.0; query.len()],
-                len: 0.0,
+                len: doc.counted_len,
             };
-            for &(text, weight) in fields {
+            for (id, weight) in doc.counted {
+                if let Some(&place) = ids.get(id) {
+                    counted.tf[place] += weight;
+                }
+            }
+            for &(text, weight) in &doc.fields {
                 each_term(text, |term| {
                     counted.len += weight;
                     let place = match term {
@@ -78,8 +157,9 @@ const MAX_QUERY_BYTES: usize = 16 * 1024;
 /// And at most this many of its distinct terms count (each document keeps a count per term).
 const MAX_QUERY_TERMS: usize = 256;
 
-/// The documents of `docs` that match `query` at all, best first (ties in document order).
-pub fn rank(query: &str, docs: &[Fields<'_>]) -> Vec<Scored> {
+/// The documents of `docs` that match `query` at all, best first (ties in document order);
+/// `vocabulary` names their counted terms.
+pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
     let tokenizer = Tokenizer::default();
     let mut end = query.len().min(MAX_QUERY_BYTES);
     while !query.is_char_boundary(end) {
@@ -99,6 +179,11 @@ pub fn rank(query: &str, docs: &[Fields<'_>]) -> Vec<Scored> {
         .enumerate()
         .map(|(place, term)| (term.clone(), place))
         .collect();
+    let ids: HashMap<u32, usize> = terms
+        .iter()
+        .enumerate()
+        .filter_map(|(place, term)| Some((vocabulary.id(term)?, place)))
+        .collect();
     let threads = if docs.len() < PARALLEL_FROM {
         1
     } else {
@@ -109,8 +194,8 @@ pub fn rank(query: &str, docs: &[Fields<'_>]) -> Vec<Scored> {
         let handles: Vec<_> = docs
             .chunks(chunk)
             .map(|part| {
-                let places = &places;
-                scope.spawn(move || count(&Tokenizer::default(), places, part))
+                let (places, ids) = (&places, &ids);
+                scope.spawn(move || count(&Tokenizer::default(), places, ids, part))
             })
             .collect();
         handles
@@ -159,8 +244,8 @@ mod tests {
     use super::*;
 
     fn ranked(docs: &[&[(&'static str, f32)]], query: &str) -> Vec<Scored> {
-        let docs: Vec<Fields<'_>> = docs.iter().map(|fields| fields.to_vec()).collect();
-        rank(query, &docs)
+        let docs: Vec<Doc<'_>> = docs.iter().map(|fields| fields.to_vec().into()).collect();
+        rank(query, &docs, &Vocabulary::default())
     }
 
     const RELEASE: &[(&str, f32)] = &[
@@ -229,6 +314,46 @@ mod tests {
         assert_eq!(ranked(docs, "封版期间能合并吗")[0].doc, 0);
     }
 
+    /// A document counted before (as the recall cache keeps it) ranks exactly as its text.
+    #[test]
+    fn counted_documents_rank_as_their_text() {
+        let texts = [RELEASE, FLAKY, MIGRATIONS];
+        let mut vocabulary = Vocabulary::default();
+        let counted: Vec<(Vec<(u32, f32)>, f32)> = texts
+            .iter()
+            .map(|fields| vocabulary.count(&fields.to_vec()))
+            .collect();
+        let docs: Vec<Doc<'_>> = counted
+            .iter()
+            .map(|(terms, len)| Doc {
+                fields: vec![("a title", 3.0)],
+                counted: terms,
+                counted_len: *len,
+            })
+            .collect();
+        let as_text: Vec<Doc<'_>> = texts
+            .iter()
+            .map(|fields| {
+                let mut fields = fields.to_vec();
+                fields.push(("a title", 3.0));
+                fields.into()
+            })
+            .collect();
+        for query in [
+            "fix the flaky checkout test",
+            "release title",
+            "prisma deploy",
+        ] {
+            let hits = rank(query, &docs, &vocabulary);
+            assert!(!hits.is_empty(), "{query}");
+            assert_eq!(
+                hits,
+                rank(query, &as_text, &Vocabulary::default()),
+                "{query}"
+            );
+        }
+    }
+
     #[test]
     fn many_memories_rank_on_several_threads_as_on_one() {
         // Over PARALLEL_FROM documents the counting is split between threads: each document
@@ -239,8 +364,12 @@ mod tests {
             .cycle()
             .take(PARALLEL_FROM * 2 + 1)
             .collect();
-        let docs: Vec<Fields<'_>> = many.iter().map(|fields| fields.to_vec()).collect();
-        let together = rank("release the flaky migrations", &docs);
+        let docs: Vec<Doc<'_>> = many.iter().map(|fields| fields.to_vec().into()).collect();
+        let together = rank(
+            "release the flaky migrations",
+            &docs,
+            &Vocabulary::default(),
+        );
         assert_eq!(together.len(), docs.len());
         // Equal documents score equally wherever they fell.
         for kind in 0..3 {

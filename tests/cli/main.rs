@@ -35,6 +35,7 @@ mod plugin;
 mod promote;
 mod quality;
 mod recall;
+mod recall_cache;
 mod recall_quality;
 mod review;
 mod save;
