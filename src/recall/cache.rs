@@ -240,7 +240,9 @@ fn load(
     for _ in 0..n_terms {
         ids.push(vocabulary.intern(r.str()?)?);
     }
-    let n_entries = r.count(4 + 7 * 8 + 2 + 4 + 4 + 4 + 4)?;
+    // An entry's least size: its file name's length, the key, the type and description flags,
+    // the body's length, the counted length and the number of terms.
+    let n_entries = r.count(4 + 7 * 8 + 1 + 1 + 4 + 4 + 4)?;
     let mut entries = HashMap::with_capacity(n_entries);
     for _ in 0..n_entries {
         let file = r.str()?.to_string();

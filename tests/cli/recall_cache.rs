@@ -125,6 +125,18 @@ fn what_the_cache_finds_is_what_the_files_say() {
     std::os::unix::fs::symlink("/dev/zero", cache(&dir)).expect("symlink");
     assert_eq!(search(&env, "when can we deploy"), expected);
     std::fs::remove_file(cache(&dir)).expect("rm");
+    // A FIFO is never opened (no hang), a folder never written into.
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(cache(&dir))
+        .status()
+        .expect("mkfifo runs");
+    assert!(fifo.success());
+    assert_eq!(search(&env, "when can we deploy"), expected);
+    std::fs::remove_file(cache(&dir)).expect("rm");
+    std::fs::create_dir(cache(&dir)).expect("a folder");
+    assert_eq!(search(&env, "when can we deploy"), expected);
+    assert_eq!(std::fs::read_dir(cache(&dir)).expect("folder").count(), 0);
+    std::fs::remove_dir(cache(&dir)).expect("rmdir");
     assert_eq!(search(&env, "when can we deploy"), expected);
     // The cache is no file of the memory dir's: the hand edit is all there is to adopt.
     env.ok(&["snapshot", "-q"]);
