@@ -366,6 +366,20 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     if body.contains("```") {
         flaws.push("code in the body".into());
     }
+    // Git history is derivable: a commit named by its hash beside what was done with it.
+    let text = format!("{description}\n{body}").to_lowercase();
+    let hash = regex::Regex::new(r"\b[0-9a-f]{7,40}\b").expect("pattern");
+    let history =
+        regex::Regex::new(r"\b(?:commit|reverted|revert|merged|cherry-picked)\b|回滚|合并")
+            .expect("pattern");
+    if history.is_match(&text)
+        && hash.find_iter(&text).any(|m| {
+            let h = m.as_str();
+            h.chars().any(|c| c.is_ascii_digit()) && h.chars().any(|c| c.is_ascii_alphabetic())
+        })
+    {
+        flaws.push("git history (a commit hash and what was done with it)".into());
+    }
     flaws
 }
 

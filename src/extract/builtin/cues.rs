@@ -222,6 +222,23 @@ pattern!(
 );
 pattern!(ME, r"(?i)\b(?:i|i'm|i've|i'd|my|me|myself)\b|我");
 
+pattern!(
+    HISTORY_VERB,
+    r"(?i)\b(?:commit(?:s|ted)?|revert(?:s|ed)?|merged?|cherry-pick(?:s|ed)?|rebased?|bisect(?:ed)?|squash(?:ed)?)\b|回滚|合并|提交|撤销|回退"
+);
+pattern!(HEX_RUN, r"(?i)\b[0-9a-f]{7,40}\b");
+
+/// Whether a sentence tells git history: a commit named by its hash beside what was done with
+/// it ("Kasia reverted it in commit 4e1a9c0 because …"). Derivable from the repository, never a
+/// memory, whatever else the sentence says.
+pub(super) fn is_git_history(text: &str) -> bool {
+    HISTORY_VERB.is_match(text)
+        && HEX_RUN.find_iter(text).any(|m| {
+            let run = m.as_str();
+            run.bytes().any(|b| b.is_ascii_digit()) && run.bytes().any(|b| b.is_ascii_alphabetic())
+        })
+}
+
 /// Choices a project makes once, between alternatives: a statement about one is about the same
 /// memory as any other statement on the same choice, so a correction finds the memory it
 /// corrects even when it shares no word with it ("we use npm" → "we switched to pnpm").

@@ -35,7 +35,7 @@ use classifier::{
 };
 use cues::{
     ANAPHOR, BACK_REFERENCE, CONTINUES, CORRECTED_VALUE, CORRECTION, FORGET, FORGET_ZH, LEAD_IN,
-    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK, slot_of,
+    ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK, is_git_history, slot_of,
 };
 use drafts::{Known, best_match, forget, record, swap_value};
 use segmenter::{Sentence, Statements, capitalise, clause_tails, statements_of};
@@ -129,6 +129,10 @@ pub fn extract_with(
             }
             if crate::secrets::find(sentence).is_some() {
                 why = why.max(Some(Unsaved::Secret));
+                continue;
+            }
+            if is_git_history(sentence) {
+                why = why.max(Some(Unsaved::Derivable));
                 continue;
             }
             let forget_rest = |text: &str| {
@@ -455,6 +459,29 @@ mod tests {
             "Preeti reviews anything touching the HL7 parser"
         );
         assert!(!draft.body.contains("Priya"), "{}", draft.body);
+    }
+
+    /// Git history told in a prompt (a commit by its hash and what was done with it) is
+    /// derivable: nothing of it is saved, in English or Chinese, reasons and all; a rule about
+    /// reverting, with no commit named, still is.
+    #[test]
+    fn git_history_is_never_a_memory() {
+        for prompt in [
+            "Short history so you understand: in December my supervisor merged his branch, then Kasia reverted it in commit 4e1a9c0 because the references were in wrong order.",
+            "背景是这样的：这段重试后来上线出了重复扣款又被 revert 了，三月份 commit 7c1e9a2 又加回来了，补了个幂等键",
+        ] {
+            let extraction = extract(&[turn(prompt, "")], &[]);
+            assert!(saves(&extraction.actions).is_empty(), "{prompt}");
+            assert_eq!(extraction.unsaved, [Some(Unsaved::Derivable)], "{prompt}");
+        }
+        let rule = extract(
+            &[turn(
+                "From now on, never revert a merge commit on main; fix forward.",
+                "",
+            )],
+            &[],
+        );
+        assert_eq!(saves(&rule.actions).len(), 1);
     }
 
     /// A prohibition said beside a choice is a memory of its own, named with its negation; the
