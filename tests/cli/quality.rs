@@ -354,6 +354,7 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
         "follow this in all future work",
         "stated by the user on",
         "take this into account when planning",
+        "do this, in every session",
     ] {
         if body.contains(boilerplate) {
             flaws.push(format!("boilerplate: {boilerplate:?}"));

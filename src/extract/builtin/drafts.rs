@@ -276,7 +276,7 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
             let how = WHEN
                 .captures(text)
                 .and_then(|c| c.name("when"))
-                .map(|w| format!("{}: do this, in every session.", w.as_str().trim()));
+                .map(|w| format!("{}.", capitalise(w.as_str().trim())));
             if why.is_some() || how.is_some() {
                 body.push('\n');
             }

@@ -461,6 +461,29 @@ mod tests {
         assert!(!draft.body.contains("Priya"), "{}", draft.body);
     }
 
+    /// **How to apply:** is when the person said to do it, in their words, and nothing more.
+    #[test]
+    fn how_to_apply_is_what_the_person_said() {
+        let got = saves(
+            &extract(
+                &[turn(
+                    "From now on, always run the linter before each commit.",
+                    "",
+                )],
+                &[],
+            )
+            .actions,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .ends_with("**How to apply:** Before each commit.\n"),
+            "{}",
+            got[0].1
+        );
+    }
+
     /// Git history told in a prompt (a commit by its hash and what was done with it) is
     /// derivable: nothing of it is saved, in English or Chinese, reasons and all; a rule about
     /// reverting, with no commit named, still is.
