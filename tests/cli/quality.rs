@@ -367,6 +367,17 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     if body.contains("```") {
         flaws.push("code in the body".into());
     }
+    // A user memory speaks of the user: "The user is …, but they're …", never "… but I'm …".
+    let first_paragraph = body.trim_start().split("\n\n").next().unwrap_or("");
+    let first_person = regex::Regex::new(r"(?i)\b(?:i'm|i've|i'd|i'll|i am|me|myself|my)\b|\bI\b")
+        .expect("pattern");
+    if field("type: ") == "user"
+        && first_paragraph.starts_with("The user ")
+        && !first_paragraph.starts_with("The user said: ")
+        && let Some(m) = first_person.find(first_paragraph)
+    {
+        flaws.push(format!("the user in the first person ({:?})", m.as_str()));
+    }
     // Git history is derivable: a commit named by its hash beside what was done with it.
     let text = format!("{description}\n{body}").to_lowercase();
     let hash = regex::Regex::new(r"\b[0-9a-f]{7,40}\b").expect("pattern");

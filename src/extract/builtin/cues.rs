@@ -216,6 +216,12 @@ pattern!(
     r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?i\b"
 );
 pattern!(MY, r"(?i)\bmy\b");
+/// The person speaking of themselves after the start of a sentence: each form and the third
+/// person (singular they) it becomes, in [`THIRD_PERSON`]'s order.
+pattern!(
+    FIRST_PERSON_LATER,
+    r"(?i)\b(?:(?P<am>i'm|i am|im)|(?P<have>i've)|(?P<would>i'd)|(?P<will>i'll)|(?P<was>i was)|(?P<myself>myself)|(?P<me>me)|(?P<i>i))\b(?:[^/.\w]|$)"
+);
 pattern!(
     CREDENTIAL,
     r"(?i)\b(?:password|passwd|pwd|passphrase|login|credentials?|secret|token|api[ _-]?key|username)\b|密码|口令|账号"

@@ -8,7 +8,8 @@ use chrono::NaiveDate;
 
 use super::classifier::Statement;
 use super::cues::{
-    FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, MY, STALE_VALUE, WHEN, WHY, slot_of,
+    FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER, MY, STALE_VALUE, WHEN,
+    WHY, slot_of,
 };
 use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
@@ -289,7 +290,7 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
         }
         MemoryType::User => {
             if let Some(more) = context {
-                body = format!("{statement}. {more}\n");
+                body = format!("{statement}. {}\n", capitalise(&of_the_user(&more)));
             }
             body.push_str(&format!("\n(Said by the user on {day}.)\n"));
         }
@@ -401,12 +402,60 @@ fn third_person(text: &str) -> String {
     } else {
         return format!("The user said: {text}");
     };
-    MY.replace_all(&replaced, "their").into_owned()
+    of_the_user(&replaced)
+}
+
+/// What the person said of themselves, said of the user: "my" is "their", and "I'm", "I", "me"
+/// … after its start are "they're", "they", "them" …
+fn of_the_user(text: &str) -> String {
+    let text = MY.replace_all(text, "their");
+    FIRST_PERSON_LATER
+        .replace_all(&text, |c: &regex::Captures<'_>| {
+            let forms = [
+                ("am", "they're"),
+                ("have", "they've"),
+                ("would", "they'd"),
+                ("will", "they'll"),
+                ("was", "they were"),
+                ("myself", "themselves"),
+                ("me", "them"),
+                ("i", "they"),
+            ];
+            let whole = c.get(0).map_or("", |m| m.as_str());
+            forms
+                .iter()
+                .find_map(|(group, form)| {
+                    let said = c.name(group)?;
+                    Some(format!("{form}{}", &whole[said.len()..]))
+                })
+                .unwrap_or_else(|| whole.to_string())
+        })
+        .into_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_user_memory_speaks_of_the_user_throughout() {
+        for (said, kept) in [
+            (
+                "I have been writing COBOL for twenty-six years but I'm fairly new to Java, so explain it to me",
+                "The user has been writing COBOL for twenty-six years but they're fairly new to Java, so explain it to them",
+            ),
+            (
+                "i'm colorblind and i use a screen reader myself; my I/O board is an Arduino",
+                "The user is colorblind and they use a screen reader themselves; their I/O board is an Arduino",
+            ),
+            (
+                "I was on the data team, I'd rather not touch CSS",
+                "The user was on the data team, they'd rather not touch CSS",
+            ),
+        ] {
+            assert_eq!(third_person(said), kept);
+        }
+    }
 
     #[test]
     fn descriptions_are_whole_clauses_without_separators_at_their_ends() {
