@@ -216,8 +216,8 @@ pattern!(
     r"(?i)^(?:(?:btw|fyi|also|oh|and|so)[,]?\s+)?i\b"
 );
 pattern!(MY, r"(?i)\bmy\b");
-/// The person speaking of themselves after the start of a sentence: each form and the third
-/// person (singular they) it becomes, in [`THIRD_PERSON`]'s order.
+// The person speaking of themselves after the start of a sentence, one group per form
+// (`drafts::of_the_user` says it of the user).
 pattern!(
     FIRST_PERSON_LATER,
     r"(?i)\b(?:(?P<am>i'm|i am|im)|(?P<have>i've)|(?P<would>i'd)|(?P<will>i'll)|(?P<was>i was)|(?P<myself>myself)|(?P<me>me)|(?P<i>i))\b(?:[^/.\w]|$)"
