@@ -378,6 +378,14 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     {
         flaws.push(format!("the user in the first person ({:?})", m.as_str()));
     }
+    // **Why:** is a reason, never a request or a question.
+    let asks = regex::Regex::new(r"(?i)^(?:please|pls|can you|could you|would you|let's)\b|^请")
+        .expect("pattern");
+    if let Some(why) = body.lines().find_map(|l| l.strip_prefix("**Why:** "))
+        && (asks.is_match(why) || why.trim_end_matches('.').ends_with(['?', '？']))
+    {
+        flaws.push(format!("a request or a question for a reason ({why})"));
+    }
     // Git history is derivable: a commit named by its hash beside what was done with it.
     let text = format!("{description}\n{body}").to_lowercase();
     let hash = regex::Regex::new(r"\b[0-9a-f]{7,40}\b").expect("pattern");

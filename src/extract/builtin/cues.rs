@@ -228,6 +228,12 @@ pattern!(
 );
 pattern!(ME, r"(?i)\b(?:i|i'm|i've|i'd|my|me|myself)\b|我");
 
+// A sentence that asks for something ("Please readdress the summary."): no reason for what
+// came before it.
+pattern!(
+    ASKS,
+    r"(?i)^(?:(?:ok(?:ay)?|so|and|also|then|now|but)[,.]?\s+)*(?:please|pls|plz|kindly|can you|could you|would you|will you|let's|let us)\b|^(?:请|麻烦|帮我)"
+);
 pattern!(
     HISTORY_VERB,
     r"(?i)\b(?:commit(?:s|ted)?|revert(?:s|ed)?|merged?|cherry-pick(?:s|ed)?|rebased?|bisect(?:ed)?|squash(?:ed)?)\b|回滚|合并|提交|撤销|回退"

@@ -8,8 +8,8 @@ use chrono::NaiveDate;
 
 use super::classifier::Statement;
 use super::cues::{
-    FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER, MY, STALE_VALUE, WHEN,
-    WHY, slot_of,
+    ASKS, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER, MY, STALE_VALUE,
+    WHEN, WHY, slot_of,
 };
 use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
@@ -273,7 +273,11 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
     let mut body = format!("{statement}.\n");
     match memory_type {
         MemoryType::Feedback | MemoryType::Project => {
-            let why = reason(text).or(context);
+            // A reason, or what follows a rule, says why, unless it asks for something.
+            let why = reason(text).or(context).filter(|why| {
+                let why = why.trim_end_matches(['.', '。']);
+                !ASKS.is_match(why) && !why.ends_with(['?', '？'])
+            });
             let how = WHEN
                 .captures(text)
                 .and_then(|c| c.name("when"))

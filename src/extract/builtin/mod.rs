@@ -484,6 +484,23 @@ mod tests {
         );
     }
 
+    /// **Why:** is a reason the person gave, never a request that follows the rule.
+    #[test]
+    fn a_request_after_a_rule_is_no_reason_for_it() {
+        let got = saves(
+            &extract(
+                &[turn(
+                    "From now on, never use Lombok in the DTOs. Please rewrite this one by hand.",
+                    "",
+                )],
+                &[],
+            )
+            .actions,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(!got[0].1.contains("**Why:**"), "{}", got[0].1);
+    }
+
     /// Git history told in a prompt (a commit by its hash and what was done with it) is
     /// derivable: nothing of it is saved, in English or Chinese, reasons and all; a rule about
     /// reverting, with no commit named, still is.
