@@ -386,6 +386,18 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     {
         flaws.push(format!("a request or a question for a reason ({why})"));
     }
+    // **How to apply:** is when to apply a rule, never when to do the task at hand.
+    let now = regex::Regex::new(
+        r"(?i)^(?:before|after) (?:you|we) (?:start|begin|go further|continue|proceed)\b",
+    )
+    .expect("pattern");
+    if let Some(how) = body
+        .lines()
+        .find_map(|l| l.strip_prefix("**How to apply:** "))
+        && now.is_match(how)
+    {
+        flaws.push(format!("the task at hand for how to apply ({how})"));
+    }
     // Git history is derivable: a commit named by its hash beside what was done with it.
     let text = format!("{description}\n{body}").to_lowercase();
     let hash = regex::Regex::new(r"\b[0-9a-f]{7,40}\b").expect("pattern");

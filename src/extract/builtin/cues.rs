@@ -234,6 +234,12 @@ pattern!(
     ASKS,
     r"(?i)^(?:(?:ok(?:ay)?|so|and|also|then|now|but)[,.]?\s+)*(?:please|pls|plz|kindly|can you|could you|would you|will you|let's|let us)\b|^(?:请|麻烦|帮我)"
 );
+// A when-clause about the task at hand ("before you go further", "before we start on PAY-12"):
+// when to do it this once, not how to apply a rule.
+pattern!(
+    NOW_TIMING,
+    r"(?i)^(?:before|after|when)\s+(?:you|we|i)\s+(?:start|begin|go (?:any )?further|continue|proceed|dive in|get started|go on)\b"
+);
 pattern!(
     HISTORY_VERB,
     r"(?i)\b(?:commit(?:s|ted)?|revert(?:s|ed)?|merged?|cherry-pick(?:s|ed)?|rebased?|bisect(?:ed)?|squash(?:ed)?)\b|回滚|合并|提交|撤销|回退"

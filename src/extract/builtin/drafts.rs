@@ -8,8 +8,8 @@ use chrono::NaiveDate;
 
 use super::classifier::Statement;
 use super::cues::{
-    ASKS, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER, MY, STALE_VALUE,
-    WHEN, WHY, slot_of,
+    ASKS, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER, MY, NOW_TIMING,
+    STALE_VALUE, WHEN, WHY, slot_of,
 };
 use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
@@ -281,7 +281,9 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
             let how = WHEN
                 .captures(text)
                 .and_then(|c| c.name("when"))
-                .map(|w| format!("{}.", capitalise(w.as_str().trim())));
+                .map(|w| w.as_str().trim())
+                .filter(|w| !NOW_TIMING.is_match(w))
+                .map(|w| format!("{}.", capitalise(w)));
             if why.is_some() || how.is_some() {
                 body.push('\n');
             }

@@ -482,6 +482,19 @@ mod tests {
             "{}",
             got[0].1
         );
+        // When to do the task at hand is no way to apply a rule.
+        let got = saves(
+            &extract(
+                &[turn(
+                    "New services target .NET 8 from now on, so please change it before you go further.",
+                    "",
+                )],
+                &[],
+            )
+            .actions,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(!got[0].1.contains("**How to apply:**"), "{}", got[0].1);
     }
 
     /// **Why:** is a reason the person gave, never a request that follows the rule.
