@@ -378,6 +378,14 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     {
         flaws.push(format!("the user in the first person ({:?})", m.as_str()));
     }
+    // A description starts with what the person said, not the words that led into it.
+    let lead_in = regex::Regex::new(
+        r"(?i)^(?:so|sorry|btw|by the way|anyway|fwiw|for what it'?s worth|by way of introduction|be aware that)\b",
+    )
+    .expect("pattern");
+    if lead_in.is_match(&description) {
+        flaws.push(format!("a lead-in for a description ({description})"));
+    }
     // **Why:** is a reason, never a request or a question.
     let asks = regex::Regex::new(r"(?i)^(?:please|pls|can you|could you|would you|let's)\b|^请")
         .expect("pattern");

@@ -228,6 +228,13 @@ pattern!(
 );
 pattern!(ME, r"(?i)\b(?:i|i'm|i've|i'd|my|me|myself)\b|我");
 
+// Words that lead into what a person says without being part of it, beyond the segmenter's
+// DISCOURSE ("Sorry: …", "For what it's worth, …", "By way of introduction, …"; "sorry" also
+// marks a correction, so sentences keep them): a description starts after them.
+pattern!(
+    DESCRIPTION_LEAD_IN,
+    r"(?i)^(?:(?:so|sorry|ok(?:ay)?|anyway|fwiw|for what it'?s worth|just so you know|quick note|by way of introduction|be aware that|note that)\b[,:;.!]*\s+)+"
+);
 // A sentence that asks for something ("Please readdress the summary."): no reason for what
 // came before it.
 pattern!(

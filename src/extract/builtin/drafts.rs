@@ -8,8 +8,8 @@ use chrono::NaiveDate;
 
 use super::classifier::Statement;
 use super::cues::{
-    ASKS, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER, MY, NOW_TIMING,
-    STALE_VALUE, WHEN, WHY, slot_of,
+    ASKS, DESCRIPTION_LEAD_IN, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER,
+    MY, NOW_TIMING, STALE_VALUE, WHEN, WHY, slot_of,
 };
 use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
@@ -331,6 +331,12 @@ fn describe(text: &str) -> String {
     let text = text
         .trim_start_matches(|c: char| c.is_whitespace() || SEPARATORS.contains(c))
         .trim_end_matches(|c: char| c.is_whitespace() || SEPARATORS[1..].contains(c));
+    // "Sorry: the board approved …" is described from "The board approved …".
+    let text = match DESCRIPTION_LEAD_IN.find(text) {
+        Some(lead) if text[lead.end()..].chars().count() >= 12 => capitalise(&text[lead.end()..]),
+        _ => text.to_string(),
+    };
+    let text = text.as_str();
     if text.chars().count() <= MAX_DESCRIPTION {
         return text.to_string();
     }
@@ -466,6 +472,19 @@ mod tests {
     #[test]
     fn descriptions_are_whole_clauses_without_separators_at_their_ends() {
         assert_eq!(describe("，别用 float 算金额；"), "别用 float 算金额");
+        assert_eq!(
+            describe("Sorry: the architecture board moved all new services to .NET 8"),
+            "The architecture board moved all new services to .NET 8"
+        );
+        assert_eq!(
+            describe("For what it's worth, every change record lives in Cherwell"),
+            "Every change record lives in Cherwell"
+        );
+        assert_eq!(describe("So, ok"), "So, ok", "nothing is left to describe");
+        assert_eq!(
+            describe(", so if a fix is urgent it must be merged before the 25th"),
+            "If a fix is urgent it must be merged before the 25th"
+        );
         assert_eq!(
             describe(", and the SOP lives in Confluence,"),
             "and the SOP lives in Confluence"
