@@ -394,6 +394,14 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     {
         flaws.push(format!("a request or a question for a reason ({why})"));
     }
+    if let Some(why) = body.lines().find_map(|l| l.strip_prefix("**Why:** "))
+        && description.len() >= 20
+        && why
+            .to_lowercase()
+            .contains(description.trim_end_matches('.').to_lowercase().as_str())
+    {
+        flaws.push(format!("the statement again for its reason ({why})"));
+    }
     // **How to apply:** is when to apply a rule, never when to do the task at hand.
     let now = regex::Regex::new(
         r"(?i)^(?:before|after) (?:you|we) (?:start|begin|go further|continue|proceed)\b",

@@ -273,10 +273,13 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
     let mut body = format!("{statement}.\n");
     match memory_type {
         MemoryType::Feedback | MemoryType::Project => {
-            // A reason, or what follows a rule, says why, unless it asks for something.
+            // A reason, or what follows a rule, says why, unless it asks for something or is
+            // the statement itself again ("Ok so v2.0 goes to review …" read as "so …").
+            let said = text.to_lowercase();
             let why = reason(text).or(context).filter(|why| {
                 let why = why.trim_end_matches(['.', '。']);
-                !ASKS.is_match(why) && !why.ends_with(['?', '？'])
+                let again = why.len() * 5 >= said.len() * 4 && said.ends_with(&why.to_lowercase());
+                !ASKS.is_match(why) && !why.ends_with(['?', '？']) && !again
             });
             let how = WHEN
                 .captures(text)

@@ -512,6 +512,19 @@ mod tests {
         );
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(!got[0].1.contains("**Why:**"), "{}", got[0].1);
+        // Nor the statement itself again.
+        let got = saves(
+            &extract(
+                &[turn(
+                    "So from now on keep commits small and tidy, one thing per commit.",
+                    "",
+                )],
+                &[],
+            )
+            .actions,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(!got[0].1.contains("**Why:**"), "{}", got[0].1);
     }
 
     /// Git history told in a prompt (a commit by its hash and what was done with it) is
