@@ -13,10 +13,17 @@ use std::sync::LazyLock;
 use chrono::{Datelike, Days, Duration, Months, NaiveDate, Weekday};
 use regex::{Captures, Regex};
 
-const WEEKDAYS_EN: &str = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+const WEEKDAYS_EN: &str = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|weds|wed|thurs|thur|thu|fri|sat|sun";
 
 fn weekday_en(name: &str) -> Option<Weekday> {
-    name.to_ascii_lowercase().parse().ok()
+    let name = name.to_ascii_lowercase();
+    let name = match name.as_str() {
+        "tues" => "tue",
+        "weds" => "wed",
+        "thur" | "thurs" => "thu",
+        other => other,
+    };
+    name.parse().ok()
 }
 
 fn weekday_zh(c: &str) -> Option<Weekday> {
@@ -81,7 +88,7 @@ fn ymd(date: NaiveDate) -> String {
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>tomorrow)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<quarter>(?P<qrel>last|previous|this|next|coming) quarter)|(?P<eoq>end of (?:the |this )?quarter|eoq)|(?P<eonm>end of next month)|(?P<lastmonth>last month)|(?P<lastweek>last week)|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
+        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>(?:tomorrow|tmrw|tomorow|tommorow|tommorrow)(?:\s+(?:eod|end of (?:the )?day|morning|evening|night))?)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<quarter>(?P<qrel>last|previous|this|next|coming) quarter)|(?P<eoq>end of (?:the |this )?quarter|eoq)|(?P<eonm>end of next month)|(?P<lastmonth>last month)|(?P<lastweek>last week)|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
     ))
     .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
@@ -339,6 +346,38 @@ mod tests {
             absolutize("broke last week", d),
             "broke the week of 2026-02-23"
         );
+    }
+
+    #[test]
+    fn abbreviations_and_typos_are_dates_too() {
+        let tuesday = day("2026-03-10");
+        assert_eq!(
+            absolutize("v2.0 goes to app review this fri", tuesday),
+            "v2.0 goes to app review 2026-03-13"
+        );
+        assert_eq!(
+            absolutize("demo is next thurs", tuesday),
+            "demo is 2026-03-19"
+        );
+        assert_eq!(absolutize("by weds", tuesday), "by 2026-03-11");
+        assert_eq!(
+            absolutize("freeze is tmrw eod", tuesday),
+            "freeze is 2026-03-11"
+        );
+        assert_eq!(
+            absolutize("ship it tomorrow morning", tuesday),
+            "ship it 2026-03-11"
+        );
+        // A bare abbreviation, or one that is another word, stays.
+        assert_eq!(
+            absolutize("fri deploys are banned", tuesday),
+            "fri deploys are banned"
+        );
+        assert_eq!(
+            absolutize("on sundays we rest", tuesday),
+            "on sundays we rest"
+        );
+        assert_eq!(relative_phrase("review this fri"), Some("this fri".into()));
     }
 
     #[test]
