@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::rank::{Fields, Vocabulary};
+use super::rank::{Counted, Fields, Vocabulary};
 use crate::memory::catalog::{
     Listing, Topic, list_memories, list_memories_with, read_topic_summary,
 };
@@ -29,14 +29,6 @@ const MAX_BYTES: u64 = 256 << 20;
 
 /// A file changed this recently is read every time until it is older.
 const SETTLE: Duration = Duration::from_secs(2);
-
-/// A memory's terms as the ranking counts them (its name, description and body, by `weights`):
-/// ids in the corpus's [`Vocabulary`] with their weighted frequency, and their weighted length.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Counted {
-    pub terms: Vec<(u32, f32)>,
-    pub len: f32,
-}
 
 /// The weights the counted fields are read with: name, description, body.
 pub type Weights = [f32; 3];
@@ -190,12 +182,7 @@ fn read_at(
     let counted = listing
         .memories
         .iter()
-        .map(|m| {
-            counted_of.remove(&m.file).unwrap_or(Counted {
-                terms: Vec::new(),
-                len: 0.0,
-            })
-        })
+        .map(|m| counted_of.remove(&m.file).unwrap_or_default())
         .collect();
     Ok((listing, counted))
 }
@@ -213,8 +200,7 @@ fn count(
         (description.unwrap_or(""), weights[1]),
         (body, weights[2]),
     ];
-    let (terms, len) = vocabulary.count(&fields);
-    Counted { terms, len }
+    vocabulary.count(&fields)
 }
 
 /// The entries the cache at `path` holds, their term ids moved into `vocabulary`; `None` when

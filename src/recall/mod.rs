@@ -23,8 +23,7 @@ use crate::memory::catalog::{FileProblem, Memory, past_versions};
 use crate::memory::store::StoreError;
 use crate::repo::RepoError;
 
-use cache::Counted;
-use rank::{Doc, Scored, Vocabulary};
+use rank::{Counted, Doc, Scored, Vocabulary};
 
 /// Whose memory a memory is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -176,8 +175,7 @@ impl Corpus {
                     match counted {
                         Some(counted) => Doc {
                             fields: vec![title],
-                            counted: &counted.terms,
-                            counted_len: counted.len,
+                            counted: Some(counted),
                         },
                         None => Doc::from(vec![
                             (m.name.as_str(), NAME_WEIGHT),

@@ -28,13 +28,19 @@ pub struct Scored {
 }
 
 /// A document to rank: texts still to be read, each with its weight, and terms counted before
-/// (by the recall cache, [`super::cache`]): their ids in the ranking's [`Vocabulary`] with
-/// their weighted frequency, and their weighted length.
+/// (by the recall cache, [`super::cache`]).
 #[derive(Debug, Clone, Default)]
 pub struct Doc<'a> {
     pub fields: Fields<'a>,
-    pub counted: &'a [(u32, f32)],
-    pub counted_len: f32,
+    pub counted: Option<&'a Counted>,
+}
+
+/// Texts' terms counted once: each term's id in a [`Vocabulary`] with its weighted frequency
+/// (in order of first appearance), and their weighted length.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Counted {
+    pub terms: Vec<(u32, f32)>,
+    pub len: f32,
 }
 
 impl<'a> From<Fields<'a>> for Doc<'a> {
@@ -75,9 +81,8 @@ impl Vocabulary {
         Some(id)
     }
 
-    /// Every term of `fields`, finished, with its weighted frequency (in order of first
-    /// appearance), and their weighted length: what [`Doc::counted`] holds.
-    pub fn count(&mut self, fields: &Fields<'_>) -> (Vec<(u32, f32)>, f32) {
+    /// Every term of `fields`, finished and counted: what [`Doc::counted`] holds.
+    pub fn count(&mut self, fields: &Fields<'_>) -> Counted {
         let tokenizer = Tokenizer::default();
         let mut counted: Vec<(u32, f32)> = Vec::new();
         let mut at: HashMap<u32, usize> = HashMap::new();
@@ -95,13 +100,16 @@ impl Vocabulary {
                 counted[place].1 += weight;
             });
         }
-        (counted, len)
+        Counted {
+            terms: counted,
+            len,
+        }
     }
 }
 
 /// A document as the query sees it: the weighted frequency of each query term, and its
 /// weighted length.
-struct Counted {
+struct QueryCounts {
     tf: Vec<f32>,
     len: f32,
 }
@@ -114,15 +122,15 @@ fn count(
     query: &HashMap<String, usize>,
     ids: &HashMap<u32, usize>,
     docs: &[Doc<'_>],
-) -> Vec<Counted> {
+) -> Vec<QueryCounts> {
     let mut stems: HashMap<String, Option<usize>> = HashMap::new();
     docs.iter()
         .map(|doc| {
-            let mut counted = Counted {
+            let mut counted = QueryCounts {
                 tf: vec![0.0; query.len()],
-                len: doc.counted_len,
+                len: doc.counted.map_or(0.0, |c| c.len),
             };
-            for (id, weight) in doc.counted {
+            for (id, weight) in doc.counted.iter().flat_map(|c| &c.terms) {
                 if let Some(&place) = ids.get(id) {
                     counted.tf[place] += weight;
                 }
@@ -189,7 +197,7 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
     };
-    let counted: Vec<Counted> = std::thread::scope(|scope| {
+    let counted: Vec<QueryCounts> = std::thread::scope(|scope| {
         let chunk = docs.len().div_ceil(threads);
         let handles: Vec<_> = docs
             .chunks(chunk)
@@ -319,16 +327,15 @@ mod tests {
     fn counted_documents_rank_as_their_text() {
         let texts = [RELEASE, FLAKY, MIGRATIONS];
         let mut vocabulary = Vocabulary::default();
-        let counted: Vec<(Vec<(u32, f32)>, f32)> = texts
+        let counted: Vec<Counted> = texts
             .iter()
             .map(|fields| vocabulary.count(&fields.to_vec()))
             .collect();
         let docs: Vec<Doc<'_>> = counted
             .iter()
-            .map(|(terms, len)| Doc {
+            .map(|counted| Doc {
                 fields: vec![("a title", 3.0)],
-                counted: terms,
-                counted_len: *len,
+                counted: Some(counted),
             })
             .collect();
         let as_text: Vec<Doc<'_>> = texts
