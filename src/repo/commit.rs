@@ -55,26 +55,6 @@ pub(crate) fn commit_object(
     Ok((commit, committer))
 }
 
-/// Write the commit object of `tree` on `parents` with `message`; its id and its committer.
-pub(crate) fn write_commit_object(
-    repo: &gix::Repository,
-    tree: ObjectId,
-    parents: &[ObjectId],
-    message: &str,
-) -> Result<(ObjectId, gix::actor::Signature), gix::Error> {
-    let (commit, committer) = commit_object(repo, tree, parents, message)?;
-    Ok((repo.write_object(&commit)?.detach(), committer))
-}
-
-/// The loose-object files of `ids`, then their folders: what must be fsynced before a ref may
-/// name them (gix itself never fsyncs; the folders hold the names gix renamed in).
-pub(crate) fn object_files(repo: &gix::Repository, ids: &[ObjectId]) -> Vec<PathBuf> {
-    let objects = repo.objects.store_ref().path();
-    let mut files = loose_files(objects, ids);
-    files.extend(fanout_folders(objects, ids));
-    files
-}
-
 /// The loose-object file of each of `ids`, once each.
 pub(crate) fn loose_files(objects: &Path, ids: &[ObjectId]) -> Vec<PathBuf> {
     distinct(ids)

@@ -90,6 +90,22 @@ impl LooseWriter {
         Ok(id)
     }
 
+    /// Stage `object`, encoded as git encodes it; its id.
+    pub(crate) fn stage_object(
+        &mut self,
+        repo: &gix::Repository,
+        object: &impl gix::objs::WriteTo,
+    ) -> Result<ObjectId, RepoError> {
+        let mut data = Vec::with_capacity(object.size() as usize);
+        object
+            .write_to(&mut data)
+            .map_err(|source| RepoError::Git {
+                dir: repo.objects.store_ref().path().to_path_buf(),
+                source: gix::Error::from_error(source),
+            })?;
+        self.stage(repo, object.kind(), &data)
+    }
+
     /// The temp files of the staged objects: what to fsync before [`LooseWriter::place`].
     pub(crate) fn staged_files(&self) -> Vec<PathBuf> {
         self.staged.iter().map(|(tmp, _)| tmp.clone()).collect()

@@ -152,11 +152,7 @@ impl MemoryRepo {
 
     /// Stage `object` for the next commit.
     fn stage_encoded(&mut self, object: &impl gix::objs::WriteTo) -> Result<ObjectId, RepoError> {
-        let mut data = Vec::with_capacity(object.size() as usize);
-        object
-            .write_to(&mut data)
-            .map_err(|e| self.err(gix::Error::from_error(e)))?;
-        let id = self.loose.stage(&self.repo, object.kind(), &data);
+        let id = self.loose.stage_object(&self.repo, object);
         self.written(id)
     }
 

@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
+use gix::objs::Kind;
 use gix::objs::tree::EntryKind;
 
-use crate::repo::commit::{move_ref, object_files, signatures_of, write_commit_object};
+use crate::repo::commit::{commit_object, fanout_folders, loose_files, move_ref, signatures_of};
+use crate::repo::loose::LooseWriter;
 use crate::repo::{RepoError, git_error, is_ancestor, sync_files};
 
 /// What HEAD of a promotion's target repository names.
@@ -19,6 +21,38 @@ pub enum TargetHead {
     Detached,
     /// HEAD names a branch that has no commit yet.
     Unborn(String),
+}
+
+/// The objects of a promotion commit, staged as temp files and not yet named
+/// ([`TargetRepo::tree_with_files`]).
+#[derive(Default)]
+pub struct StagedObjects {
+    loose: LooseWriter,
+    /// Every object the commit needs written, staged or found there already.
+    ids: Vec<ObjectId>,
+}
+
+impl StagedObjects {
+    fn stage(
+        &mut self,
+        repo: &gix::Repository,
+        kind: Kind,
+        data: &[u8],
+    ) -> Result<ObjectId, RepoError> {
+        let id = self.loose.stage(repo, kind, data)?;
+        self.ids.push(id);
+        Ok(id)
+    }
+
+    fn stage_object(
+        &mut self,
+        repo: &gix::Repository,
+        object: &impl gix::objs::WriteTo,
+    ) -> Result<ObjectId, RepoError> {
+        let id = self.loose.stage_object(repo, object)?;
+        self.ids.push(id);
+        Ok(id)
+    }
 }
 
 /// A repository a promotion branch is written into (DESIGN §7): a project's, one holding the
@@ -199,57 +233,81 @@ impl TargetRepo {
     }
 
     /// `base`'s tree with `files` (slash-separated paths, kinds and contents) put in place,
-    /// intermediate folders created as needed (gix's tree editor); written, with its blobs.
-    /// Returns the new root tree and the loose objects to make durable.
+    /// intermediate folders created as needed (gix's tree editor), each entry name checked as
+    /// git checks it. Its blobs and trees are staged, not yet named: [`TargetRepo::write_commit`]
+    /// names them once they are durable, and dropped unused they leave nothing behind.
     pub fn tree_with_files(
         &self,
         base: ObjectId,
         files: &[(&str, EntryKind, &[u8])],
-    ) -> Result<(ObjectId, Vec<ObjectId>), RepoError> {
+    ) -> Result<(ObjectId, StagedObjects), RepoError> {
         let base_tree = self.tree_and_parents(base)?.0;
-        let mut written = Vec::new();
+        let mut staged = StagedObjects::default();
         let mut editor = self.repo.edit_tree(base_tree).map_err(|e| self.err(e))?;
         for (path, kind, bytes) in files {
-            let blob = self
-                .repo
-                .write_blob(bytes)
-                .map_err(|e| self.err(e))?
-                .detach();
-            written.push(blob);
+            let blob = staged.stage(&self.repo, Kind::Blob, bytes)?;
             editor.upsert(*path, *kind, blob).map_err(|e| self.err(e))?;
         }
-        let root = editor.write().map_err(|e| self.err(e))?.detach();
-        // The trees that changed are those on the way to each file.
-        written.push(root);
-        let root_tree = self.repo.find_tree(root).map_err(|e| self.err(e))?;
-        for (path, _, _) in files {
-            let parts: Vec<&str> = path.split('/').collect();
-            for depth in 1..parts.len() {
-                if let Some(entry) = root_tree
-                    .lookup_entry(parts[..depth].iter().copied())
-                    .map_err(|e| self.err(e))?
-                {
-                    written.push(entry.object_id());
-                }
+        let protect = self.protect_options();
+        // The plumbing editor hands over each changed tree to write (gix's own writes it at
+        // once, under its name); the checks of its entry names are gix's.
+        let root = editor.detach().write(|tree| {
+            for entry in &tree.entries {
+                let mode = entry
+                    .mode
+                    .is_link()
+                    .then_some(gix::validate::path::component::Mode::Symlink);
+                gix::validate::path::component(entry.filename.as_ref(), mode, protect).map_err(
+                    |e| {
+                        self.err(gix::Error::from_error(gix::error::Message::new(format!(
+                            "\"{}\" cannot be a name in a tree: {e}",
+                            entry.filename
+                        ))))
+                    },
+                )?;
             }
-        }
-        Ok((root, written))
+            staged.stage_object(&self.repo, tree)
+        })?;
+        Ok((root, staged))
     }
 
-    /// Write a commit of `tree` on `parent` with git's identity (or memdir's), and make it and
-    /// `objects` durable before any ref may name them.
+    /// git's protection of tree entry names, as this repository's config sets it (NTFS on by
+    /// default, HFS on macOS, Windows device names on Windows).
+    fn protect_options(&self) -> gix::validate::path::component::Options {
+        let config = self.repo.config_snapshot();
+        gix::validate::path::component::Options {
+            protect_windows: config
+                .boolean("gitoxide.core.protectWindows")
+                .unwrap_or(cfg!(windows)),
+            protect_hfs: config
+                .boolean("core.protectHFS")
+                .unwrap_or(cfg!(target_os = "macos")),
+            protect_ntfs: config.boolean("core.protectNTFS").unwrap_or(true),
+        }
+    }
+
+    /// Write a commit of `tree` on `parent` with git's identity (or memdir's), with `staged`
+    /// (the tree's new objects): all are fsynced, then named, and their folders fsynced, before
+    /// any ref may name them (DESIGN §4), so a power cut never leaves a torn object under its
+    /// name in the project's repository.
     pub fn write_commit(
         &self,
         tree: ObjectId,
         parent: ObjectId,
         message: &str,
-        objects: &[ObjectId],
+        mut staged: StagedObjects,
     ) -> Result<ObjectId, RepoError> {
-        let (id, _) =
-            write_commit_object(&self.repo, tree, &[parent], message).map_err(|e| self.err(e))?;
-        let mut written = objects.to_vec();
-        written.push(id);
-        sync_files(&object_files(&self.repo, &written))?;
+        let (commit, _) =
+            commit_object(&self.repo, tree, &[parent], message).map_err(|e| self.err(e))?;
+        let id = staged.stage_object(&self.repo, &commit)?;
+        let objects = self.repo.objects.store_ref().path();
+        // Objects that were there already are fsynced too: a writer that died may have left
+        // one unsynced.
+        let mut files = staged.loose.staged_files();
+        files.extend(loose_files(objects, &staged.ids));
+        sync_files(&files)?;
+        staged.loose.place()?;
+        sync_files(&fanout_folders(objects, &staged.ids))?;
         Ok(id)
     }
 
@@ -294,5 +352,126 @@ impl TargetRepo {
             }
             _ => self.repo.common_dir().join("hooks"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@localhost")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@localhost")
+            .output()
+            .expect("git runs")
+    }
+
+    fn ok(dir: &Path, args: &[&str]) -> String {
+        let out = git(dir, args);
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A project with one commit: its folder, the commit, the repository opened.
+    fn project() -> (tempfile::TempDir, ObjectId, TargetRepo) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path();
+        ok(dir, &["init", "-q"]);
+        std::fs::write(dir.join("README.md"), "hello\n").expect("write");
+        ok(dir, &["add", "-A"]);
+        ok(dir, &["commit", "-q", "-m", "base"]);
+        let base =
+            ObjectId::from_hex(ok(dir, &["rev-parse", "HEAD"]).trim().as_bytes()).expect("an id");
+        let repo = TargetRepo::open(dir).expect("open");
+        (tmp, base, repo)
+    }
+
+    /// The temp files under `.git/objects` (staged objects not yet named).
+    fn temp_files(dir: &Path) -> Vec<PathBuf> {
+        let objects = dir.join(".git/objects");
+        let mut found = Vec::new();
+        for fanout in std::fs::read_dir(&objects).expect("objects").flatten() {
+            if let Ok(entries) = std::fs::read_dir(fanout.path()) {
+                found.extend(
+                    entries
+                        .flatten()
+                        .map(|e| e.path())
+                        .filter(|p| p.to_string_lossy().contains("tmp_obj_")),
+                );
+            }
+        }
+        found
+    }
+
+    const RULES: &[u8] = b"# Rules\n\n- Use yarn, never npm.\n";
+
+    /// A promotion's objects take their names only with the commit, once durable: before it,
+    /// git finds none of them (a power cut then leaves no torn object under a name), and
+    /// staged objects dropped unused leave no file.
+    #[test]
+    fn promotion_objects_are_named_only_with_their_commit() {
+        let (tmp, base, repo) = project();
+        let dir = tmp.path();
+        let files = [("docs/CLAUDE.md", EntryKind::Blob, RULES)];
+
+        let (tree, staged) = repo.tree_with_files(base, &files).expect("staged");
+        let tree_hex = tree.to_string();
+        assert!(!git(dir, &["cat-file", "-e", &tree_hex]).status.success());
+        assert_eq!(temp_files(dir).len(), 3, "a blob and two trees, staged");
+        drop(staged);
+        assert_eq!(temp_files(dir), Vec::<PathBuf>::new());
+        assert!(!git(dir, &["cat-file", "-e", &tree_hex]).status.success());
+
+        let (again, staged) = repo.tree_with_files(base, &files).expect("staged");
+        assert_eq!(again, tree);
+        let commit = repo
+            .write_commit(tree, base, "memdir: promote\n", staged)
+            .expect("commit");
+        repo.set_branch("memdir/rules", commit, None, "test")
+            .expect("branch");
+        assert_eq!(
+            ok(dir, &["show", "memdir/rules:docs/CLAUDE.md"]).as_bytes(),
+            RULES
+        );
+        assert_eq!(
+            ok(dir, &["rev-parse", "memdir/rules^{tree}"]).trim(),
+            tree_hex
+        );
+        assert_eq!(temp_files(dir), Vec::<PathBuf>::new());
+        ok(dir, &["fsck", "--strict", "--no-progress"]);
+        assert_eq!(ok(dir, &["status", "--porcelain"]), "");
+    }
+
+    /// A name git would not check out (its own folder, NTFS's short name of it) is refused
+    /// with the name in the message, and leaves nothing behind.
+    #[test]
+    fn a_name_git_refuses_is_refused() {
+        let (tmp, base, repo) = project();
+        let dir = tmp.path();
+        for (path, name) in [
+            (".git/hooks/pre-commit", ".git"),
+            ("docs/.GIT/config", ".GIT"),
+            ("GIT~1/config", "GIT~1"),
+            ("docs/.git", ".git"),
+        ] {
+            let Err(e) = repo.tree_with_files(base, &[(path, EntryKind::Blob, RULES)]) else {
+                panic!("{path} was taken");
+            };
+            assert!(
+                e.to_string().contains(&format!("\"{name}\"")),
+                "{path}: {e}"
+            );
+            assert_eq!(temp_files(dir), Vec::<PathBuf>::new(), "{path}");
+        }
+        ok(dir, &["fsck", "--strict", "--no-progress"]);
+        assert_eq!(ok(dir, &["status", "--porcelain"]), "");
     }
 }

@@ -188,7 +188,7 @@ pub(super) fn write(
         "Memdir-Op: promote\nMemdir-Memory: {}\n",
         source.name
     ));
-    let commit = repo.write_commit(tree, tip, &message, &objects)?;
+    let commit = repo.write_commit(tree, tip, &message, objects)?;
     repo.set_branch(
         branch,
         commit,
