@@ -6,6 +6,8 @@
 //! digits need a run of 34). A prefilter may let through a text the pattern then does not match;
 //! it never keeps out one that it would.
 
+use std::sync::OnceLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// What a pattern needs of a text.
@@ -33,17 +35,41 @@ pub(super) struct Present {
     longest_run: usize,
 }
 
+/// Up to this length a text is searched for each needle in turn: building the automaton costs
+/// about a millisecond, more than a save's whole scan of a memory (a topic file, an index line)
+/// that way. Longer texts (transcripts) are read once by the automaton.
+const SHORT_TEXT: usize = 16 * 1024;
+
 impl Present {
-    /// Reads `text` once for every needle of `all` (the needs of every pattern).
+    /// Reads `text` for every needle of `all` (the needs of every pattern).
     pub(super) fn of(text: &str, all: &Automaton) -> Self {
-        let mut found = vec![false; all.needles.len()];
-        for hit in all.automaton.find_overlapping_iter(text) {
-            found[hit.pattern().as_usize()] = true;
-        }
+        let found = if text.len() <= SHORT_TEXT {
+            Self::searched(text, all)
+        } else {
+            Self::automaton_read(text, all)
+        };
         Present {
             found,
             longest_run: longest_run(text),
         }
+    }
+
+    /// Which needles `text` holds, each looked for in the text in lower case.
+    pub(super) fn searched(text: &str, all: &Automaton) -> Vec<bool> {
+        let lower = text.to_ascii_lowercase();
+        all.lowered
+            .iter()
+            .map(|needle| lower.contains(needle.as_str()))
+            .collect()
+    }
+
+    /// Which needles `text` holds, in one pass of the automaton.
+    pub(super) fn automaton_read(text: &str, all: &Automaton) -> Vec<bool> {
+        let mut found = vec![false; all.needles.len()];
+        for hit in all.automaton().find_overlapping_iter(text) {
+            found[hit.pattern().as_usize()] = true;
+        }
+        found
     }
 
     /// Everything present: every pattern runs (what the scanner did before the prefilter; the
@@ -67,12 +93,15 @@ impl Present {
     }
 }
 
-/// One automaton for the needles of every pattern.
+/// The needles of every pattern, and one automaton for them all, built when a long text
+/// first needs it.
 pub(super) struct Automaton {
     needles: Vec<&'static str>,
+    /// `needles` in ASCII lower case, in the same order.
+    lowered: Vec<String>,
     /// Where each needle is in `needles` (the automaton's pattern ids).
     index: std::collections::HashMap<&'static str, usize>,
-    automaton: AhoCorasick,
+    automaton: OnceLock<AhoCorasick>,
 }
 
 impl Automaton {
@@ -85,18 +114,24 @@ impl Automaton {
                 needles.len() - 1
             });
         }
-        // A contiguous NFA builds in a tenth of a DFA's time and searches short texts as fast.
-        let automaton = AhoCorasick::builder()
-            .kind(Some(AhoCorasickKind::ContiguousNFA))
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .build(&needles)
-            .unwrap_or_else(|e| panic!("secret needles: {e}"));
         Automaton {
+            lowered: needles.iter().map(|n| n.to_ascii_lowercase()).collect(),
             needles,
             index,
-            automaton,
+            automaton: OnceLock::new(),
         }
+    }
+
+    fn automaton(&self) -> &AhoCorasick {
+        self.automaton.get_or_init(|| {
+            // A contiguous NFA builds in a tenth of a DFA's time and searches as fast here.
+            AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                .build(&self.needles)
+                .unwrap_or_else(|e| panic!("secret needles: {e}"))
+        })
     }
 }
 

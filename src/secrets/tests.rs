@@ -214,7 +214,15 @@ fn the_prefilter_never_keeps_out_a_secret() {
     }
     assert!(texts.len() > 300, "only {} texts", texts.len());
     let mut secrets = 0;
+    let mut needles_found = 0;
     for text in &texts {
+        // Short texts are searched needle by needle, long ones read by the automaton: both
+        // find the same needles, in any case.
+        for text in [text.clone(), text.to_uppercase(), swap_case(text)] {
+            let searched = Present::searched(&text, &NEEDLES);
+            assert_eq!(searched, Present::automaton_read(&text, &NEEDLES), "{text}");
+            needles_found += searched.iter().filter(|&&found| found).count();
+        }
         let filtered = scan(text);
         assert_eq!(
             super::findings(text, &Present::everything(&NEEDLES)),
@@ -224,4 +232,17 @@ fn the_prefilter_never_keeps_out_a_secret() {
         secrets += filtered.len();
     }
     assert!(secrets > 100, "only {secrets} secrets in the fixtures");
+    assert!(needles_found > 1000, "only {needles_found} needles found");
+}
+
+/// `text` with the case of every other ASCII letter swapped.
+fn swap_case(text: &str) -> String {
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| match i % 2 {
+            0 if c.is_ascii_lowercase() => c.to_ascii_uppercase(),
+            0 if c.is_ascii_uppercase() => c.to_ascii_lowercase(),
+            _ => c,
+        })
+        .collect()
 }
