@@ -402,17 +402,29 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     {
         flaws.push(format!("the statement again for its reason ({why})"));
     }
-    // **How to apply:** is when to apply a rule, never when to do the task at hand.
+    // **How to apply:** is when to apply a rule, never when to do the task at hand, and a
+    // condition: something after its "if" or "every time" (not a bare "Every time please."),
+    // never the concession of an "even if".
     let now = regex::Regex::new(
         r"(?i)^(?:before|after) (?:you|we) (?:start|begin|go further|continue|proceed)\b",
+    )
+    .expect("pattern");
+    let bare = regex::Regex::new(
+        r"(?i)^(?:before|after|when|whenever|every time|each time|if)\b(?:\s+(?:please|pls|plz|thanks|thx))*[\s.!]*$",
     )
     .expect("pattern");
     if let Some(how) = body
         .lines()
         .find_map(|l| l.strip_prefix("**How to apply:** "))
-        && now.is_match(how)
     {
-        flaws.push(format!("the task at hand for how to apply ({how})"));
+        let said = how.trim_end_matches(['.', '!']).to_lowercase();
+        if now.is_match(how) {
+            flaws.push(format!("the task at hand for how to apply ({how})"));
+        } else if bare.is_match(how) {
+            flaws.push(format!("no condition for how to apply ({how})"));
+        } else if body.to_lowercase().contains(&format!("even {said}")) {
+            flaws.push(format!("a concession for how to apply ({how})"));
+        }
     }
     // Git history is derivable: a commit named by its hash beside what was done with it.
     let text = format!("{description}\n{body}").to_lowercase();

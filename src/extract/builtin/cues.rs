@@ -247,6 +247,11 @@ pattern!(
     NOW_TIMING,
     r"(?i)^(?:before|after|when)\s+(?:you|we|i)\s+(?:start|begin|go (?:any )?further|continue|proceed|dive in|get started|go on)\b"
 );
+// A "when" clause with nothing after its keyword once a closing "please" is gone.
+pattern!(
+    BARE_OCCASION,
+    r"(?i)^(?:before|after|when|whenever|every time|each time|if)$"
+);
 pattern!(
     HISTORY_VERB,
     r"(?i)\b(?:commit(?:s|ted)?|revert(?:s|ed)?|merged?|cherry-pick(?:s|ed)?|rebased?|bisect(?:ed)?|squash(?:ed)?)\b|回滚|合并|提交|撤销|回退"

@@ -8,8 +8,8 @@ use chrono::NaiveDate;
 
 use super::classifier::Statement;
 use super::cues::{
-    ASKS, DESCRIPTION_LEAD_IN, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I, FIRST_PERSON_LATER,
-    MY, NOW_TIMING, STALE_VALUE, WHEN, WHY, slot_of,
+    ASKS, BARE_OCCASION, DESCRIPTION_LEAD_IN, FIRST_PERSON, FIRST_PERSON_HAVE, FIRST_PERSON_I,
+    FIRST_PERSON_LATER, MY, NOW_TIMING, STALE_VALUE, WHEN, WHY, slot_of,
 };
 use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
@@ -281,12 +281,7 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
                 let again = why.len() * 5 >= said.len() * 4 && said.ends_with(&why.to_lowercase());
                 !ASKS.is_match(why) && !why.ends_with(['?', '？']) && !again
             });
-            let how = WHEN
-                .captures(text)
-                .and_then(|c| c.name("when"))
-                .map(|w| w.as_str().trim())
-                .filter(|w| !NOW_TIMING.is_match(w))
-                .map(|w| format!("{}.", capitalise(w)));
+            let how = when_to_apply(text).map(|w| format!("{}.", capitalise(w)));
             if why.is_some() || how.is_some() {
                 body.push('\n');
             }
@@ -316,6 +311,33 @@ fn draft(name: &str, memory_type: MemoryType, text: &str, context: &str, date: N
         title: None,
         body,
     }
+}
+
+/// When the person said to apply a rule, in their words: the first "before …", "if …", "every
+/// time …" clause that is a condition. Not the task at hand ("before you start"), not the
+/// concession of an "even if" or "even when", and not a bare "every time (please)" that names
+/// no occasion.
+fn when_to_apply(text: &str) -> Option<&str> {
+    WHEN.captures_iter(text)
+        .filter_map(|c| c.name("when"))
+        .filter(|w| {
+            let word_before = text[..w.start()]
+                .trim_end()
+                .rsplit(|c: char| !(c.is_alphanumeric() || c == '\''))
+                .next();
+            !word_before.is_some_and(|word| word.eq_ignore_ascii_case("even"))
+        })
+        .map(|w| {
+            let mut clause = w.as_str().trim();
+            while let Some((rest, last)) = clause.rsplit_once(char::is_whitespace)
+                && ["please", "pls", "plz", "thanks", "thx"]
+                    .contains(&last.trim_end_matches(['!', '.']).to_lowercase().as_str())
+            {
+                clause = rest.trim_end();
+            }
+            clause
+        })
+        .find(|w| !NOW_TIMING.is_match(w) && !BARE_OCCASION.is_match(w))
 }
 
 /// What separates clauses or marks a list item: never a description's first character, nor

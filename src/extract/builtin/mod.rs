@@ -497,6 +497,43 @@ mod tests {
         assert!(!got[0].1.contains("**How to apply:**"), "{}", got[0].1);
     }
 
+    /// **How to apply:** is a condition the person set: not the concession of an "even if",
+    /// not a bare "every time please".
+    #[test]
+    fn how_to_apply_is_a_condition() {
+        for (said, how) in [
+            (
+                "Never touch anything under src/legacy, even when the bug smells like it's in there.",
+                None,
+            ),
+            (
+                "Always run flutter pub get and analyze every time please.",
+                None,
+            ),
+            (
+                "Even if the change looks small, always run the linter before each commit.",
+                Some("Before each commit."),
+            ),
+            (
+                "Always rebase on main when a PR is older than a day, please.",
+                Some("When a PR is older than a day."),
+            ),
+            // Not a word "even" before it (and no byte of a wide character taken for one).
+            (
+                "Always run make lint（重要）before each commit.",
+                Some("Before each commit."),
+            ),
+        ] {
+            let got = saves(&extract(&[turn(said, "")], &[]).actions);
+            assert_eq!(got.len(), 1, "{said}: {got:?}");
+            let line = got[0]
+                .1
+                .lines()
+                .find_map(|l| l.strip_prefix("**How to apply:** "));
+            assert_eq!(line, how, "{said}: {}", got[0].1);
+        }
+    }
+
     /// **Why:** is a reason the person gave, never a request that follows the rule.
     #[test]
     fn a_request_after_a_rule_is_no_reason_for_it() {
