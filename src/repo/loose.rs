@@ -41,20 +41,6 @@ impl Drop for LooseWriter {
 }
 
 impl LooseWriter {
-    /// Write `data` as an object of `kind` in `repo` unless it is there already; its id. It can
-    /// be read at once: it is placed with every object staged before it, unsynced (the caller
-    /// fsyncs it and its folder before a ref names it).
-    pub(crate) fn write(
-        &mut self,
-        repo: &gix::Repository,
-        kind: Kind,
-        data: &[u8],
-    ) -> Result<ObjectId, RepoError> {
-        let id = self.stage(repo, kind, data)?;
-        self.place()?;
-        Ok(id)
-    }
-
     /// Stage `data` as an object of `kind` in `repo` unless it is there already (or staged); its
     /// id. The object can be read once [`LooseWriter::place`] has run.
     pub(crate) fn stage(
@@ -249,17 +235,19 @@ fn temp_in(dir: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repo::testing::git;
     use gix::objs::tree::EntryKind;
 
-    fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
-        let out = std::process::Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .output()
-            .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-        out.stdout
+    /// Stage `data` and place it at once.
+    fn write(
+        writer: &mut LooseWriter,
+        repo: &gix::Repository,
+        kind: Kind,
+        data: &[u8],
+    ) -> Result<ObjectId, RepoError> {
+        let id = writer.stage(repo, kind, data)?;
+        writer.place()?;
+        Ok(id)
     }
 
     /// What the writer makes is what git makes: the same ids, objects the real git reads back
@@ -295,12 +283,10 @@ mod tests {
             });
         }
         // The same object again: nothing new is written.
-        let again = writer
-            .write(&repo, Kind::Blob, b"one line\n")
-            .expect("write");
+        let again = write(&mut writer, &repo, Kind::Blob, b"one line\n").expect("write");
         let mut tree = Vec::new();
         gix::objs::WriteTo::write_to(&gix::objs::Tree { entries }, &mut tree).expect("encode");
-        let tree_id = writer.write(&repo, Kind::Tree, &tree).expect("tree");
+        let tree_id = write(&mut writer, &repo, Kind::Tree, &tree).expect("tree");
         assert_eq!(
             git(dir, &["ls-tree", &tree_id.to_string()])
                 .iter()
@@ -379,9 +365,8 @@ mod tests {
         std::fs::remove_file(&path).expect("rm");
         std::fs::create_dir(&path).expect("folder");
         let mut writer = LooseWriter::default();
-        let err = writer
-            .write(&repo, Kind::Blob, data)
-            .expect_err("a folder is not replaced");
+        let err =
+            write(&mut writer, &repo, Kind::Blob, data).expect_err("a folder is not replaced");
         assert!(
             err.to_string().contains(&path.display().to_string()),
             "{err}"
@@ -399,7 +384,7 @@ mod tests {
     /// `data` written as a blob and placed, by a writer of its own (as by a new process).
     fn written(repo: &gix::Repository, data: &[u8]) -> ObjectId {
         let mut writer = LooseWriter::default();
-        writer.write(repo, Kind::Blob, data).expect("write")
+        write(&mut writer, repo, Kind::Blob, data).expect("write")
     }
 
     /// A staged object has no name until it is placed; one never placed (its commit failed)

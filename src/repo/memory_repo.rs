@@ -2,7 +2,7 @@
 //! (through [`crate::repo::commit`]), `.git/index` kept in step, refs, history and the scans
 //! `doctor` makes of the object database.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
@@ -26,6 +26,9 @@ pub struct MemoryRepo {
     /// Objects written but not yet fsynced; the next commit hardens them.
     unhardened: Vec<ObjectId>,
     loose: LooseWriter,
+    /// The bytes of blobs staged by [`MemoryRepo::write_blob`], read from here until the next
+    /// commit names them (team merges and adoption read what they wrote).
+    staged_blobs: HashMap<ObjectId, Vec<u8>>,
 }
 
 impl MemoryRepo {
@@ -56,6 +59,7 @@ impl MemoryRepo {
             workdir: dir.to_path_buf(),
             unhardened: Vec::new(),
             loose: LooseWriter::default(),
+            staged_blobs: HashMap::new(),
         }
     }
 
@@ -118,6 +122,9 @@ impl MemoryRepo {
     /// A blob's bytes, when it holds at most `cap` bytes (its size is read from the object's
     /// header first: a huge blob in history is never read).
     pub fn blob_capped(&self, id: ObjectId, cap: u64) -> Result<Option<Vec<u8>>, RepoError> {
+        if let Some(bytes) = self.staged_blobs.get(&id) {
+            return Ok((bytes.len() as u64 <= cap).then(|| bytes.clone()));
+        }
         let header = self.repo.find_header(id).map_err(|e| self.err(e))?;
         if header.size() > cap {
             return Ok(None);
@@ -127,6 +134,9 @@ impl MemoryRepo {
 
     /// A blob's bytes.
     pub fn blob(&self, id: ObjectId) -> Result<Vec<u8>, RepoError> {
+        if let Some(bytes) = self.staged_blobs.get(&id) {
+            return Ok(bytes.clone());
+        }
         let mut blob = self.repo.find_blob(id).map_err(|e| self.err(e))?;
         Ok(blob.take_data())
     }
@@ -137,10 +147,13 @@ impl MemoryRepo {
             .map_err(|e| self.err(gix::Error::from_error(e)))
     }
 
-    /// Write `bytes` as a blob, readable at once (not yet durable).
+    /// Stage `bytes` as a blob for the next commit, readable at once through
+    /// [`MemoryRepo::blob`]: like [`MemoryRepo::stage_blob`], it takes its name only once its
+    /// data is durable.
     pub fn write_blob(&mut self, bytes: &[u8]) -> Result<ObjectId, RepoError> {
-        let id = self.loose.write(&self.repo, gix::objs::Kind::Blob, bytes);
-        self.written(id)
+        let id = self.stage_blob(bytes)?;
+        self.staged_blobs.insert(id, bytes.to_vec());
+        Ok(id)
     }
 
     /// Stage `bytes` as a blob for the next commit: it takes its name when the commit's objects
@@ -177,6 +190,7 @@ impl MemoryRepo {
     /// are durable; the folders that hold the names, to fsync before [`MemoryRepo::publish`].
     pub fn place_objects(&mut self, prepared: &PreparedCommit) -> Result<Vec<PathBuf>, RepoError> {
         self.loose.place()?;
+        self.staged_blobs.clear();
         Ok(fanout_folders(
             self.repo.objects.store_ref().path(),
             &prepared.objects,
@@ -637,4 +651,49 @@ fn reflog_ids(logs: &Path) -> Vec<ObjectId> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repo::loose::loose_path;
+    use crate::repo::testing::git;
+
+    /// A blob a team merge or an adoption writes is read back at once, but takes its name only
+    /// with the commit, once its data is durable: a power cut before then leaves no torn
+    /// object under its name. One never committed leaves nothing.
+    #[test]
+    fn a_written_blob_is_read_at_once_and_named_with_the_commit() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path();
+        let (mut repo, _) = MemoryRepo::open_or_init(dir).expect("init");
+        let objects = dir.join(".git/objects");
+        let bytes = b"---\nname: merged\n---\nMerged body.\n";
+        let id = repo.write_blob(bytes).expect("write");
+        let name = loose_path(&objects, &id);
+        assert!(!name.exists(), "named before the commit");
+        assert_eq!(repo.blob(id).expect("read back"), bytes);
+        assert_eq!(repo.blob_capped(id, 10).expect("capped"), None);
+        assert_eq!(
+            repo.blob_capped(id, 100).expect("capped").as_deref(),
+            Some(bytes.as_slice())
+        );
+
+        let mut tree = TreeMap::new();
+        tree.insert("merged.md".into(), (EntryKind::Blob, id));
+        repo.commit(&tree, None, "merge\n", &CleanFiles::new())
+            .expect("commit");
+        assert!(name.is_file());
+        assert_eq!(git(dir, &["cat-file", "blob", &id.to_string()]), bytes);
+        git(dir, &["fsck", "--strict", "--no-progress"]);
+
+        let unused = repo.write_blob(b"never committed\n").expect("write");
+        drop(repo);
+        assert!(!loose_path(&objects, &unused).exists());
+        let fanout = loose_path(&objects, &unused);
+        let temps = std::fs::read_dir(fanout.parent().expect("fanout"))
+            .map(|entries| entries.flatten().count())
+            .unwrap_or(0);
+        assert_eq!(temps, 0, "a temp file was left");
+    }
 }

@@ -33,6 +33,8 @@ pub mod message;
 pub mod pack;
 pub mod project;
 pub mod target_repo;
+#[cfg(test)]
+mod testing;
 pub mod worktree;
 
 pub use durable::{sync_dir, sync_files};

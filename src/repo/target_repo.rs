@@ -358,26 +358,10 @@ impl TargetRepo {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@localhost")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@localhost")
-            .output()
-            .expect("git runs")
-    }
+    use crate::repo::testing::{git, git_output};
 
     fn ok(dir: &Path, args: &[&str]) -> String {
-        let out = git(dir, args);
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        String::from_utf8_lossy(&git(dir, args)).into_owned()
     }
 
     /// A project with one commit: its folder, the commit, the repository opened.
@@ -424,11 +408,19 @@ mod tests {
 
         let (tree, staged) = repo.tree_with_files(base, &files).expect("staged");
         let tree_hex = tree.to_string();
-        assert!(!git(dir, &["cat-file", "-e", &tree_hex]).status.success());
+        assert!(
+            !git_output(dir, &["cat-file", "-e", &tree_hex])
+                .status
+                .success()
+        );
         assert_eq!(temp_files(dir).len(), 3, "a blob and two trees, staged");
         drop(staged);
         assert_eq!(temp_files(dir), Vec::<PathBuf>::new());
-        assert!(!git(dir, &["cat-file", "-e", &tree_hex]).status.success());
+        assert!(
+            !git_output(dir, &["cat-file", "-e", &tree_hex])
+                .status
+                .success()
+        );
 
         let (again, staged) = repo.tree_with_files(base, &files).expect("staged");
         assert_eq!(again, tree);
