@@ -117,14 +117,21 @@ fn pack_loose_now(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
         return Ok(Some(Packed::default()));
     }
 
+    // gix names the pack and its index as it writes them: they are written in a folder of
+    // their own and moved into the pack folder only once durable (a power cut never leaves a
+    // torn pack under a name git reads). One left by a packer that died goes first: this
+    // process holds the lock.
+    let staging = git_dir.join("memdir").join("pack-staging");
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir(&staging).map_err(io(&staging))?;
     // The pack streams through a pipe from the writer (a thread) into gix's bundle writer,
-    // which indexes it as it lands in the pack folder: never all in memory, never two copies.
+    // which indexes it as it lands: never all in memory, never two copies.
     let (reader, writer) = std::io::pipe().map_err(io(&pack_dir))?;
     let written = std::thread::scope(|scope| {
         let producer = scope.spawn(|| write_pack(&objects, ids.clone(), writer));
         let indexed = gix_pack::Bundle::write_to_directory(
             &mut std::io::BufReader::new(reader),
-            Some(&pack_dir),
+            Some(&staging),
             &mut gix::progress::Discard,
             &AtomicBool::new(false),
             None::<gix::odb::Handle>,
@@ -136,12 +143,20 @@ fn pack_loose_now(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         produced.and(indexed).map_err(|e| git_error(git_dir, e))
     })?;
-    let (Some(data), Some(index_path)) = (written.data_path, written.index_path) else {
+    let (Some(data), Some(index)) = (written.data_path, written.index_path) else {
         // gix names no files for a pack of no objects (the listing above had some).
+        let _ = std::fs::remove_dir_all(&staging);
         return Ok(Some(Packed::default()));
     };
-    super::sync_files(&[data.clone(), index_path.clone()])?;
+    super::sync_files(&[data.clone(), index.clone()])?;
+    crate::fault::point("pack-before-naming");
+    let in_pack_dir = |file: &Path| pack_dir.join(file.file_name().unwrap_or_default());
+    let (data_path, index_path) = (in_pack_dir(&data), in_pack_dir(&index));
+    // The index last: git reads a pack only through its index.
+    std::fs::rename(&data, &data_path).map_err(io(&data_path))?;
+    std::fs::rename(&index, &index_path).map_err(io(&index_path))?;
     super::sync_dir(&pack_dir)?;
+    let _ = std::fs::remove_dir_all(&staging); // and gix's .keep file with it
 
     // Nothing is removed unless the new index names every object it was to hold.
     let index = gix_pack::index::File::at(&index_path, gix::hash::Kind::Sha1)
@@ -163,9 +178,6 @@ fn pack_loose_now(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
     }
     for dir in fanout_dirs(&objects) {
         let _ = std::fs::remove_dir(dir); // only when empty
-    }
-    if let Some(keep) = written.keep_path {
-        let _ = std::fs::remove_file(keep);
     }
     Ok(Some(packed))
 }

@@ -33,7 +33,12 @@ fn pack_moves_every_loose_object_into_a_pack_and_loses_none() {
     assert!(loose > 10 && packed == 0, "{loose} loose, {packed} packed");
     let log_before = env.ok(&["log", "--json"]).stdout;
 
+    // What a packer that died mid-write left is cleared first.
+    let staging = dir.join(".git/memdir/pack-staging");
+    std::fs::create_dir_all(&staging).expect("staging");
+    std::fs::write(staging.join("pack-dead.pack"), b"PACK torn").expect("torn pack");
     let run = env.ok(&["pack", "--json"]).json();
+    assert!(!staging.exists(), "the staging folder was left");
     assert_eq!(run["objects"], loose);
     assert_eq!(run["loose_removed"], loose);
     assert_eq!(count_objects(&dir), (0, loose));
@@ -252,4 +257,41 @@ fn saves_made_while_packing_all_go_through() {
     assert_eq!(packer.join().expect("packer"), 0, "every pack succeeded");
     assert_git_clean(&dir);
     assert_eq!(subjects(&dir).len(), 16);
+}
+
+/// A packer that dies with its pack written (a crash, a power cut) leaves no pack in the pack
+/// folder, where git would read it, and no object lost; the next pack clears what it left.
+#[test]
+fn a_packer_that_dies_leaves_no_pack_for_git_to_read() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    for n in 0..3 {
+        env.save(
+            "project",
+            &format!("note-{n}"),
+            &format!("Note {n}"),
+            "Body.",
+        );
+    }
+    let (loose, _) = count_objects(&dir);
+    let run = env
+        .command()
+        .env("MEMDIR_FAULT", "pack-before-naming")
+        .args(["pack"])
+        .output()
+        .expect("memdir runs");
+    assert!(!run.status.success(), "the fault point must abort");
+    let packs: Vec<_> = std::fs::read_dir(dir.join(".git/objects/pack"))
+        .expect("pack folder")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(packs, Vec::<std::ffi::OsString>::new());
+    assert_eq!(count_objects(&dir), (loose, 0));
+    assert_git_clean(&dir);
+
+    env.ok(&["pack"]);
+    assert_eq!(count_objects(&dir), (0, loose));
+    assert!(!dir.join(".git/memdir/pack-staging").exists());
+    assert_git_clean(&dir);
 }
