@@ -7,6 +7,7 @@
 //! it never keeps out one that it would.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
@@ -35,15 +36,17 @@ pub(super) struct Present {
     longest_run: usize,
 }
 
-/// Up to this length a text is searched for each needle in turn: building the automaton costs
-/// about a millisecond, more than a save's whole scan of a memory (a topic file, an index line)
-/// that way. Longer texts (transcripts) are read once by the automaton.
-const SHORT_TEXT: usize = 16 * 1024;
+/// Up to this much text in all, a process searches for each needle in turn: building the
+/// automaton costs about a millisecond, more than a save's whole scan of a memory (a topic
+/// file, an index line) that way. Past it (a transcript, or the sentences of one, a review of
+/// every memory) the automaton is built once and reads the rest.
+const SEARCHED_TEXT: usize = 16 * 1024;
 
 impl Present {
     /// Reads `text` for every needle of `all` (the needs of every pattern).
     pub(super) fn of(text: &str, all: &Automaton) -> Self {
-        let found = if text.len() <= SHORT_TEXT {
+        let before = all.searched.fetch_add(text.len(), Ordering::Relaxed);
+        let found = if all.automaton.get().is_none() && before + text.len() <= SEARCHED_TEXT {
             Self::searched(text, all)
         } else {
             Self::automaton_read(text, all)
@@ -102,6 +105,8 @@ pub(super) struct Automaton {
     /// Where each needle is in `needles` (the automaton's pattern ids).
     index: std::collections::HashMap<&'static str, usize>,
     automaton: OnceLock<AhoCorasick>,
+    /// How much text was searched needle by needle ([`SEARCHED_TEXT`]).
+    searched: AtomicUsize,
 }
 
 impl Automaton {
@@ -119,6 +124,7 @@ impl Automaton {
             needles,
             index,
             automaton: OnceLock::new(),
+            searched: AtomicUsize::new(0),
         }
     }
 
@@ -147,4 +153,29 @@ fn longest_run(text: &str) -> usize {
         longest = longest.max(run);
     }
     longest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A process searches needle by needle until it has read a few kilobytes, then builds the
+    /// automaton once and reads the rest with it: both find the same needles, in any case.
+    #[test]
+    fn the_automaton_is_built_only_past_a_few_kilobytes_and_finds_the_same() {
+        let all = Automaton::new([
+            Needs::any_of(&["ghp_", "AKIA"]),
+            Needs::any_of(&["xoxb-", "ghp_"]),
+        ]);
+        let text = "a Slack token XOXB-1 beside akia-ish words";
+        let first = Present::of(text, &all).found;
+        assert_eq!(first, [false, true, true]);
+        assert!(all.automaton.get().is_none(), "built for a short text");
+        let filler = "x".repeat(1024);
+        for _ in 0..SEARCHED_TEXT / 1024 {
+            assert_eq!(Present::of(&filler, &all).found, [false, false, false]);
+        }
+        assert!(all.automaton.get().is_some(), "never built");
+        assert_eq!(Present::of(text, &all).found, first);
+    }
 }
