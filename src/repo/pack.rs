@@ -122,7 +122,7 @@ fn pack_loose_now(git_dir: &Path) -> Result<Option<Packed>, RepoError> {
     // torn pack under a name git reads). One left by a packer that died goes first: this
     // process holds the lock.
     let staging = git_dir.join("memdir").join("pack-staging");
-    let _ = std::fs::remove_dir_all(&staging);
+    let _ = std::fs::remove_dir_all(&staging).or_else(|_| std::fs::remove_file(&staging));
     std::fs::create_dir(&staging).map_err(io(&staging))?;
     // The pack streams through a pipe from the writer (a thread) into gix's bundle writer,
     // which indexes it as it lands: never all in memory, never two copies.

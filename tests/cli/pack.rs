@@ -290,8 +290,12 @@ fn a_packer_that_dies_leaves_no_pack_for_git_to_read() {
     assert_eq!(count_objects(&dir), (loose, 0));
     assert_git_clean(&dir);
 
+    // A file (or a link) where the staging folder goes is no folder to write into: it goes too.
+    let staging = dir.join(".git/memdir/pack-staging");
+    std::fs::remove_dir_all(&staging).expect("left by the packer that died");
+    std::fs::write(&staging, b"not a folder").expect("plant");
     env.ok(&["pack"]);
     assert_eq!(count_objects(&dir), (0, loose));
-    assert!(!dir.join(".git/memdir/pack-staging").exists());
+    assert!(!staging.exists());
     assert_git_clean(&dir);
 }
