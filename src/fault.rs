@@ -4,8 +4,8 @@
 //!
 //! Points: `after-topic` (topic file written, index not), `after-index` (both written, nothing
 //! committed), `before-ref` (objects written, branch not moved), `extract-mid-run` (an extraction
-//! run has carried out its first action, its cursor not moved), `pack-before-naming` (a pack and its
-//! index written and fsynced, not yet in the pack folder). `MEMDIR_FAULT=panic-in-tool`
+//! run has carried out its first action, its cursor not moved), `pack-before-naming` (a pack and
+//! its index written and fsynced, not yet in the pack folder). `MEMDIR_FAULT=panic-in-tool`
 //! panics inside an MCP tool call instead (a bug the server must survive).
 //! `MEMDIR_FAULT_DELAY_MS=<n>` makes each extraction run take at least that long (to test the
 //! background worker's coalescing).
