@@ -33,27 +33,40 @@ pub fn unique() -> String {
 /// renamed over it, then the folder fsynced (best effort). An existing file keeps its
 /// permissions. On failure the temp file is removed and `path` is as it was.
 pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
     let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
-    let tmp = temp_path(path);
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+    replace_through_temp(path, |tmp| {
+        let mut file = std::fs::File::create(tmp)?;
         file.write_all(bytes)?;
         if let Some(permissions) = permissions {
             file.set_permissions(permissions)?;
         }
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-        return written;
-    }
-    if let Ok(dir) = std::fs::File::open(dir) {
+        file.sync_all()
+    })?;
+    if let Ok(dir) = std::fs::File::open(path.parent().unwrap_or(Path::new("."))) {
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// [`replace`] with nothing fsynced and default permissions: for a cache that checks itself
+/// (a power cut may lose the write or tear the file, which its checks then refuse).
+pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    replace_through_temp(path, |tmp| std::fs::write(tmp, bytes))
+}
+
+/// `write` a temp file beside `path` (its folder created when missing) and rename it over
+/// `path`; on failure the temp file is removed and `path` is as it was.
+fn replace_through_temp(
+    path: &Path,
+    write: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
+    let tmp = temp_path(path);
+    let written = write(&tmp).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// A file that could not be written or removed, and why.

@@ -12,7 +12,7 @@
 //! version fails its checks and is rebuilt; one that cannot be written is not an error.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::rank::{Counted, Fields, Vocabulary};
@@ -330,19 +330,7 @@ fn save(path: &Path, weights: Weights, vocabulary: &Vocabulary, entries: &[Recor
     }
     let sum = fnv(&out);
     out.extend_from_slice(&sum.to_le_bytes());
-    let _ = write_unsynced(path, &out);
-}
-
-fn write_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp: PathBuf = crate::atomic::temp_path(path);
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    let _ = crate::atomic::replace_unsynced(path, &out);
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
