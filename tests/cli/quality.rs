@@ -4,6 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use crate::common::{
     TestEnv, assert_git_clean, assert_index_consistent, expected_of, labelled_cases,
@@ -304,6 +307,31 @@ fn evaluate(set: &str, cases: &[PathBuf], used: Use) {
     );
 }
 
+/// The patterns of [`flaws`], compiled once for every memory file it reads.
+fn pattern(re: &str) -> Regex {
+    Regex::new(re).expect("pattern")
+}
+static FIRST_PERSON: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)\b(?:i'm|i've|i'd|i'll|i am|me|myself|my)\b|\bI\b"));
+static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(?:so|sorry|btw|by the way|anyway|fwiw|for what it'?s worth|by way of introduction|be aware that)\b",
+    )
+});
+static ASKS: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^(?:please|pls|can you|could you|would you|let's)\b|^请"));
+static NOW: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(?i)^(?:before|after) (?:you|we) (?:start|begin|go further|continue|proceed)\b")
+});
+static BARE_OCCASION: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(?:before|after|when|whenever|every time|each time|if)\b(?:\s+(?:please|pls|plz|thanks|thx))*[\s.!]*$",
+    )
+});
+static HASH: LazyLock<Regex> = LazyLock::new(|| pattern(r"\b[0-9a-f]{7,40}\b"));
+static HISTORY: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"\b(?:commit|reverted|revert|merged|cherry-picked)\b|回滚|合并"));
+
 /// What is wrong with a memory file as text a person would keep, whatever the labels say: a
 /// name that is a hash or that lost its negation, markdown debris, a fragment for a
 /// description, boilerplate reasons, a relative date, text derived from code or history.
@@ -369,58 +397,39 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     }
     // A user memory speaks of the user: "The user is …, but they're …", never "… but I'm …".
     let first_paragraph = body.trim_start().split("\n\n").next().unwrap_or("");
-    let first_person = regex::Regex::new(r"(?i)\b(?:i'm|i've|i'd|i'll|i am|me|myself|my)\b|\bI\b")
-        .expect("pattern");
     if field("type: ") == "user"
         && first_paragraph.starts_with("The user ")
         && !first_paragraph.starts_with("The user said: ")
-        && let Some(m) = first_person.find(first_paragraph)
+        && let Some(m) = FIRST_PERSON.find(first_paragraph)
     {
         flaws.push(format!("the user in the first person ({:?})", m.as_str()));
     }
     // A description starts with what the person said, not the words that led into it.
-    let lead_in = regex::Regex::new(
-        r"(?i)^(?:so|sorry|btw|by the way|anyway|fwiw|for what it'?s worth|by way of introduction|be aware that)\b",
-    )
-    .expect("pattern");
-    if lead_in.is_match(&description) {
+    if LEAD_IN.is_match(&description) {
         flaws.push(format!("a lead-in for a description ({description})"));
     }
-    // **Why:** is a reason, never a request or a question.
-    let asks = regex::Regex::new(r"(?i)^(?:please|pls|can you|could you|would you|let's)\b|^请")
-        .expect("pattern");
-    if let Some(why) = body.lines().find_map(|l| l.strip_prefix("**Why:** "))
-        && (asks.is_match(why) || why.trim_end_matches('.').ends_with(['?', '？']))
-    {
-        flaws.push(format!("a request or a question for a reason ({why})"));
-    }
-    if let Some(why) = body.lines().find_map(|l| l.strip_prefix("**Why:** "))
-        && description.len() >= 20
-        && why
-            .to_lowercase()
-            .contains(description.trim_end_matches('.').to_lowercase().as_str())
-    {
-        flaws.push(format!("the statement again for its reason ({why})"));
+    // **Why:** is a reason, never a request or a question, nor the statement again.
+    let line = |prefix: &str| body.lines().find_map(|l| l.strip_prefix(prefix));
+    if let Some(why) = line("**Why:** ") {
+        if ASKS.is_match(why) || why.trim_end_matches('.').ends_with(['?', '？']) {
+            flaws.push(format!("a request or a question for a reason ({why})"));
+        }
+        if description.len() >= 20
+            && why
+                .to_lowercase()
+                .contains(description.trim_end_matches('.').to_lowercase().as_str())
+        {
+            flaws.push(format!("the statement again for its reason ({why})"));
+        }
     }
     // **How to apply:** is when to apply a rule, never when to do the task at hand, and a
     // condition: something after its "if" or "every time" (not a bare "Every time please."),
     // never the concession of an "even if".
-    let now = regex::Regex::new(
-        r"(?i)^(?:before|after) (?:you|we) (?:start|begin|go further|continue|proceed)\b",
-    )
-    .expect("pattern");
-    let bare = regex::Regex::new(
-        r"(?i)^(?:before|after|when|whenever|every time|each time|if)\b(?:\s+(?:please|pls|plz|thanks|thx))*[\s.!]*$",
-    )
-    .expect("pattern");
-    if let Some(how) = body
-        .lines()
-        .find_map(|l| l.strip_prefix("**How to apply:** "))
-    {
+    if let Some(how) = line("**How to apply:** ") {
         let said = how.trim_end_matches(['.', '!']).to_lowercase();
-        if now.is_match(how) {
+        if NOW.is_match(how) {
             flaws.push(format!("the task at hand for how to apply ({how})"));
-        } else if bare.is_match(how) {
+        } else if BARE_OCCASION.is_match(how) {
             flaws.push(format!("no condition for how to apply ({how})"));
         } else if body.to_lowercase().contains(&format!("even {said}")) {
             flaws.push(format!("a concession for how to apply ({how})"));
@@ -428,12 +437,8 @@ fn flaws(dir: &Path, file: &str) -> Vec<String> {
     }
     // Git history is derivable: a commit named by its hash beside what was done with it.
     let text = format!("{description}\n{body}").to_lowercase();
-    let hash = regex::Regex::new(r"\b[0-9a-f]{7,40}\b").expect("pattern");
-    let history =
-        regex::Regex::new(r"\b(?:commit|reverted|revert|merged|cherry-picked)\b|回滚|合并")
-            .expect("pattern");
-    if history.is_match(&text)
-        && hash.find_iter(&text).any(|m| {
+    if HISTORY.is_match(&text)
+        && HASH.find_iter(&text).any(|m| {
             let h = m.as_str();
             h.chars().any(|c| c.is_ascii_digit()) && h.chars().any(|c| c.is_ascii_alphabetic())
         })
