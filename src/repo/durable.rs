@@ -1,46 +1,56 @@
 //! Durability: fsync of files and folders, batched so that the filesystem's journal commits
 //! them together (DESIGN §4's crash order rests on it).
+//!
+//! ext4 (and other journalling filesystems) coalesce only fsyncs that are under way at the same
+//! time into one journal commit; issued one after another, each later one adds a device flush.
+//! So a batch's fsyncs run at once, each on a thread of its own. The threads are kept for the
+//! process's next batches (a save runs three): starting one costs more than its fsync's CPU.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
 
 use crate::repo::RepoError;
 
-/// fsync `files` (or folders) all at once, one thread each: the filesystem's journal then
-/// commits them together, so durability costs about one flush instead of one per file. A file
-/// that does not exist (an object that was already packed) is skipped.
+/// fsync `files` (or folders) all at once, one on this thread and the others on the fsync
+/// threads: the filesystem's journal then commits them together, so durability costs about one
+/// flush instead of one per file. A file that does not exist (an object that was already
+/// packed) is skipped.
 pub fn sync_files(files: &[PathBuf]) -> Result<(), RepoError> {
-    let sync = |path: &PathBuf| match File::open(path) {
-        Ok(file) => file.sync_all().map_err(|source| RepoError::Io {
-            path: path.clone(),
-            source,
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(RepoError::Io {
-            path: path.clone(),
-            source,
-        }),
-    };
-    let Some((first, rest)) = files.split_first() else {
-        return Ok(());
-    };
-    std::thread::scope(|scope| {
-        let others: Vec<_> = rest
-            .iter()
-            .map(|path| scope.spawn(move || sync(path)))
-            .collect();
-        let mut result = sync(first);
-        for handle in others {
-            let outcome = handle.join().unwrap_or_else(|_| {
+    WORKERS.sync_files(files)
+}
+
+/// Start the fsyncs of `files` on the fsync threads and return at once: the caller does other
+/// work, then waits with [`Syncing::wait`]. Skips a file that does not exist, as
+/// [`sync_files`] does.
+pub fn start_sync(files: &[PathBuf]) -> Result<Syncing, RepoError> {
+    Ok(WORKERS.submit(open_all(files)?.into_iter()))
+}
+
+/// fsyncs under way on the fsync threads.
+#[must_use = "the files are durable only once `wait` returns"]
+pub struct Syncing {
+    done: mpsc::Receiver<Result<(), RepoError>>,
+    count: usize,
+}
+
+impl Syncing {
+    /// Wait for every fsync of the batch; the first error, if any.
+    pub fn wait(self) -> Result<(), RepoError> {
+        let mut result = Ok(());
+        for _ in 0..self.count {
+            // A worker always answers: its job's sender lives until it has.
+            let outcome = self.done.recv().unwrap_or_else(|_| {
                 Err(RepoError::Io {
-                    path: first.clone(),
-                    source: std::io::Error::other("an fsync thread panicked"),
+                    path: PathBuf::new(),
+                    source: std::io::Error::other("an fsync thread ended without an answer"),
                 })
             });
             result = result.and(outcome);
         }
         result
-    })
+    }
 }
 
 /// fsync a folder, so that the names created or renamed in it are durable.
@@ -51,4 +61,201 @@ pub fn sync_dir(dir: &Path) -> Result<(), RepoError> {
             path: dir.to_path_buf(),
             source,
         })
+}
+
+/// Open each of `files` (on this thread: a file that is not there costs no fsync thread).
+fn open_all(files: &[PathBuf]) -> Result<Vec<(File, PathBuf)>, RepoError> {
+    let mut opened = Vec::with_capacity(files.len());
+    for path in files {
+        match File::open(path) {
+            Ok(file) => opened.push((file, path.clone())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(RepoError::Io {
+                    path: path.clone(),
+                    source,
+                });
+            }
+        }
+    }
+    Ok(opened)
+}
+
+fn fsync(file: &File, path: &Path) -> Result<(), RepoError> {
+    file.sync_all().map_err(|source| RepoError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// One fsync for a worker, and where its outcome goes.
+struct Job {
+    file: File,
+    path: PathBuf,
+    done: mpsc::Sender<Result<(), RepoError>>,
+}
+
+impl Job {
+    /// fsync, then `before_answer`, then the outcome to the batch's waiter (who may have given
+    /// up after an earlier error; the fsync ran all the same).
+    fn run(self, before_answer: impl FnOnce()) {
+        let outcome = fsync(&self.file, &self.path);
+        before_answer();
+        let _ = self.done.send(outcome);
+    }
+}
+
+/// fsync threads, started as batches need them and kept idle between batches.
+struct Workers {
+    /// What the threads are called (`ps -L`, `/proc/PID/task`).
+    name: &'static str,
+    /// The threads waiting for a job, each by the sender of its own queue.
+    idle: Mutex<Vec<mpsc::Sender<Job>>>,
+}
+
+/// The process's fsync threads.
+static WORKERS: Workers = Workers::new("memdir-fsync");
+
+impl Workers {
+    const fn new(name: &'static str) -> Self {
+        Workers {
+            name,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Hand each file to an idle thread, or to a new one when none is idle; should a thread
+    /// not start, its fsync runs on this one (slower, never unsafe).
+    fn submit(&'static self, files: impl Iterator<Item = (File, PathBuf)>) -> Syncing {
+        let (done, answers) = mpsc::channel();
+        let mut count = 0;
+        for (file, path) in files {
+            count += 1;
+            let job = Job {
+                file,
+                path,
+                done: done.clone(),
+            };
+            let idle = self
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .pop();
+            let unsent = match idle.or_else(|| self.start_worker()) {
+                Some(worker) => worker.send(job).err().map(|mpsc::SendError(job)| job),
+                None => Some(job),
+            };
+            if let Some(job) = unsent {
+                job.run(|| {});
+            }
+        }
+        Syncing {
+            done: answers,
+            count,
+        }
+    }
+
+    /// A new thread, waiting on its queue; `None` when it cannot start.
+    fn start_worker(&'static self) -> Option<mpsc::Sender<Job>> {
+        let (queue, jobs) = mpsc::channel::<Job>();
+        let own = queue.clone();
+        std::thread::Builder::new()
+            .name(self.name.into())
+            .spawn(move || {
+                for job in jobs.iter() {
+                    // Idle again before answering, so that the waiter's next batch finds it.
+                    job.run(|| {
+                        self.idle
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push(own.clone());
+                    });
+                }
+            })
+            .ok()
+            .map(|_| queue)
+    }
+
+    /// [`sync_files`] on these threads.
+    fn sync_files(&'static self, files: &[PathBuf]) -> Result<(), RepoError> {
+        let mut opened = open_all(files)?.into_iter();
+        let Some((first, path)) = opened.next() else {
+            return Ok(());
+        };
+        let others = self.submit(opened);
+        let result = fsync(&first, &path);
+        others.wait().and(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The threads of this process called `name`.
+    #[cfg(target_os = "linux")]
+    fn threads_named(name: &str) -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter(|task| {
+                std::fs::read_to_string(task.as_ref().unwrap().path().join("comm"))
+                    .is_ok_and(|comm| comm.trim_end() == name)
+            })
+            .count()
+    }
+
+    fn files(dir: &Path, n: usize) -> Vec<PathBuf> {
+        (0..n)
+            .map(|i| {
+                let path = dir.join(format!("f{i}"));
+                std::fs::write(&path, b"x").unwrap();
+                path
+            })
+            .collect()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn batches_reuse_the_threads_of_the_batches_before() {
+        static POOL: Workers = Workers::new("fsync-reuse");
+        let dir = tempfile::tempdir().unwrap();
+        let files = files(dir.path(), 4);
+        for _ in 0..5 {
+            POOL.sync_files(&files).unwrap();
+            POOL.submit(open_all(&files).unwrap().into_iter())
+                .wait()
+                .unwrap();
+        }
+        // Ten batches of at most four fsyncs under way: never more than four threads, where a
+        // thread per fsync would have started 35.
+        let started = threads_named("fsync-reuse");
+        assert!((1..=4).contains(&started), "{started} threads");
+    }
+
+    #[test]
+    fn every_file_and_folder_is_synced_and_a_missing_one_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = files(dir.path(), 12);
+        paths.push(dir.path().to_path_buf());
+        paths.push(dir.path().join("not-there"));
+        sync_files(&paths).unwrap();
+        start_sync(&paths).unwrap().wait().unwrap();
+        sync_files(&[]).unwrap();
+        start_sync(&[]).unwrap().wait().unwrap();
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_opened_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = files(dir.path(), 3);
+        // Under a regular file: not "not found", but "not a directory".
+        let bad = paths[0].join("below-a-file");
+        paths.push(bad.clone());
+        for result in [sync_files(&paths), start_sync(&paths).map(|_| ())] {
+            match result {
+                Err(RepoError::Io { path, .. }) => assert_eq!(path, bad),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
 }

@@ -37,7 +37,7 @@ pub mod target_repo;
 mod testing;
 pub mod worktree;
 
-pub use durable::{sync_dir, sync_files};
+pub use durable::{Syncing, start_sync, sync_dir, sync_files};
 pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
 pub use project::{TrackedFile, in_bare_repository, is_tracked, tracked_files};

@@ -30,7 +30,7 @@ impl Store {
     /// Write `files` (name and new bytes, or `None` to delete) in this order and commit them
     /// on top of `state` with `message`; `state` follows the commit.
     ///
-    /// Durability: the temp files are written and their fsyncs start (on a thread) while the
+    /// Durability: the temp files are written and their fsyncs start (on the fsync threads) while the
     /// commit's loose objects are staged, then the objects' temp files are fsynced; both are
     /// done before the objects take their names and each file is renamed into place in order,
     /// the directory fsynced after each (so a crash keeps the order: topic file before index
@@ -44,15 +44,14 @@ impl Store {
     ) -> Result<ObjectId, StoreError> {
         let mut tree = state.tree.clone();
         let mut temps = Vec::new();
-        let result = std::thread::scope(|scope| {
+        let result = (|| {
             for (name, bytes, _) in files {
                 if let Some(bytes) = bytes {
                     temps.push(write_temp(&self.dir, name, bytes)?);
                 }
             }
             // The work-tree files' fsyncs run while the objects are made; the objects' follow.
-            let temps = &temps;
-            let temps_synced = scope.spawn(move || crate::repo::sync_files(temps));
+            let temps_synced = crate::repo::start_sync(&temps)?;
             for (name, bytes, _) in files {
                 match bytes {
                     Some(bytes) => {
@@ -66,9 +65,7 @@ impl Store {
             }
             let prepared = self.repo.prepare_commit(&tree, state.parent, message)?;
             let objects_synced = crate::repo::sync_files(&prepared.files_to_sync);
-            temps_synced
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            temps_synced.wait()?;
             objects_synced?;
             // The objects take their names now; those are made durable with the memory dir's
             // next fsync, in the same batch.
@@ -110,17 +107,11 @@ impl Store {
             if unsynced {
                 folders.push(self.dir.clone());
             }
-            let repo = &mut self.repo;
-            let synced = (!folders.is_empty())
-                .then(|| scope.spawn(move || crate::repo::sync_files(&folders)));
-            Ok(repo.publish_after(prepared, &tree, message, &clean, || {
-                synced.map_or(Ok(()), |synced| {
-                    synced
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-            })?)
-        });
+            let synced = crate::repo::start_sync(&folders)?;
+            Ok(self
+                .repo
+                .publish_after(prepared, &tree, message, &clean, || synced.wait())?)
+        })();
         if result.is_err() {
             for tmp in &temps {
                 let _ = std::fs::remove_file(tmp);
