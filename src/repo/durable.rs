@@ -9,7 +9,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::repo::RepoError;
 
@@ -25,7 +25,7 @@ pub fn sync_files(files: &[PathBuf]) -> Result<(), RepoError> {
 /// work, then waits with [`Syncing::wait`]. Skips a file that does not exist, as
 /// [`sync_files`] does.
 pub fn start_sync(files: &[PathBuf]) -> Result<Syncing, RepoError> {
-    Ok(WORKERS.submit(open_all(files)?.into_iter()))
+    Ok(WORKERS.submit(open_all(files)?))
 }
 
 /// fsyncs under way on the fsync threads.
@@ -40,11 +40,11 @@ impl Syncing {
     pub fn wait(self) -> Result<(), RepoError> {
         let mut result = Ok(());
         for _ in 0..self.count {
-            // A worker always answers: its job's sender lives until it has.
+            // Every job answers (on a thread, or here when none started) before its sender goes.
             let outcome = self.done.recv().unwrap_or_else(|_| {
                 Err(RepoError::Io {
                     path: PathBuf::new(),
-                    source: std::io::Error::other("an fsync thread ended without an answer"),
+                    source: std::io::Error::other("an fsync ended without an answer"),
                 })
             });
             result = result.and(outcome);
@@ -92,7 +92,7 @@ fn fsync(file: &File, path: &Path) -> Result<(), RepoError> {
 struct Job {
     file: File,
     path: PathBuf,
-    done: mpsc::Sender<Result<(), RepoError>>,
+    done: mpsc::SyncSender<Result<(), RepoError>>,
 }
 
 impl Job {
@@ -105,16 +105,34 @@ impl Job {
     }
 }
 
+/// Where an fsync thread waits for its next job.
+#[derive(Default)]
+struct Slot {
+    job: Mutex<Option<Job>>,
+    ready: Condvar,
+}
+
+impl Slot {
+    fn give(&self, job: Job) {
+        *lock(&self.job) = Some(job);
+        self.ready.notify_one();
+    }
+}
+
 /// fsync threads, started as batches need them and kept idle between batches.
 struct Workers {
     /// What the threads are called (`ps -L`, `/proc/PID/task`).
     name: &'static str,
-    /// The threads waiting for a job, each by the sender of its own queue.
-    idle: Mutex<Vec<mpsc::Sender<Job>>>,
+    /// The threads waiting for a job.
+    idle: Mutex<Vec<Arc<Slot>>>,
 }
 
 /// The process's fsync threads.
 static WORKERS: Workers = Workers::new("memdir-fsync");
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 impl Workers {
     const fn new(name: &'static str) -> Self {
@@ -126,27 +144,20 @@ impl Workers {
 
     /// Hand each file to an idle thread, or to a new one when none is idle; should a thread
     /// not start, its fsync runs on this one (slower, never unsafe).
-    fn submit(&'static self, files: impl Iterator<Item = (File, PathBuf)>) -> Syncing {
-        let (done, answers) = mpsc::channel();
-        let mut count = 0;
+    fn submit(&'static self, files: Vec<(File, PathBuf)>) -> Syncing {
+        let count = files.len();
+        // Room for every answer: a thread's send never waits.
+        let (done, answers) = mpsc::sync_channel(count);
         for (file, path) in files {
-            count += 1;
             let job = Job {
                 file,
                 path,
                 done: done.clone(),
             };
-            let idle = self
-                .idle
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .pop();
-            let unsent = match idle.or_else(|| self.start_worker()) {
-                Some(worker) => worker.send(job).err().map(|mpsc::SendError(job)| job),
-                None => Some(job),
-            };
-            if let Some(job) = unsent {
-                job.run(|| {});
+            let idle = lock(&self.idle).pop();
+            match idle.or_else(|| self.start_worker()) {
+                Some(slot) => slot.give(job),
+                None => job.run(|| {}),
             }
         }
         Syncing {
@@ -155,31 +166,40 @@ impl Workers {
         }
     }
 
-    /// A new thread, waiting on its queue; `None` when it cannot start.
-    fn start_worker(&'static self) -> Option<mpsc::Sender<Job>> {
-        let (queue, jobs) = mpsc::channel::<Job>();
-        let own = queue.clone();
+    /// A new thread, waiting on its slot; `None` when it cannot start.
+    fn start_worker(&'static self) -> Option<Arc<Slot>> {
+        let slot = Arc::new(Slot::default());
+        let own = Arc::clone(&slot);
         std::thread::Builder::new()
             .name(self.name.into())
             .spawn(move || {
-                for job in jobs.iter() {
-                    // Idle again before answering, so that the waiter's next batch finds it.
-                    job.run(|| {
-                        self.idle
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .push(own.clone());
-                    });
+                let mut waiting = lock(&own.job);
+                loop {
+                    match waiting.take() {
+                        Some(job) => {
+                            drop(waiting);
+                            // Idle again before answering, so that the waiter's next batch
+                            // finds it.
+                            job.run(|| lock(&self.idle).push(Arc::clone(&own)));
+                            waiting = lock(&own.job);
+                        }
+                        None => {
+                            waiting = own
+                                .ready
+                                .wait(waiting)
+                                .unwrap_or_else(PoisonError::into_inner);
+                        }
+                    }
                 }
             })
             .ok()
-            .map(|_| queue)
+            .map(|_| slot)
     }
 
     /// [`sync_files`] on these threads.
     fn sync_files(&'static self, files: &[PathBuf]) -> Result<(), RepoError> {
-        let mut opened = open_all(files)?.into_iter();
-        let Some((first, path)) = opened.next() else {
+        let mut opened = open_all(files)?;
+        let Some((first, path)) = opened.pop() else {
             return Ok(());
         };
         let others = self.submit(opened);
@@ -187,7 +207,6 @@ impl Workers {
         others.wait().and(result)
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,9 +241,7 @@ mod tests {
         let files = files(dir.path(), 4);
         for _ in 0..5 {
             POOL.sync_files(&files).unwrap();
-            POOL.submit(open_all(&files).unwrap().into_iter())
-                .wait()
-                .unwrap();
+            POOL.submit(open_all(&files).unwrap()).wait().unwrap();
         }
         // Ten batches of at most four fsyncs under way: never more than four threads, where a
         // thread per fsync would have started 35.

@@ -133,22 +133,15 @@ impl Store {
             request.session,
         );
         // The index's size is measured while the write waits on its fsyncs.
-        let (commit, size_warnings) = std::thread::scope(|scope| {
-            let size = scope.spawn(|| index_size_warnings(&new_index_text));
-            let commit = self.write_and_commit(
-                &mut state,
-                &[
-                    (&file, Some(topic_text.as_bytes()), "after-topic"),
-                    (INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"),
-                ],
-                &message,
-            );
-            let size = size
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (commit, size)
-        });
-        let commit = commit?;
+        let (commit, size_warnings) = self.write_and_commit_while(
+            &mut state,
+            &[
+                (&file, Some(topic_text.as_bytes()), "after-topic"),
+                (INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"),
+            ],
+            &message,
+            || index_size_warnings(&new_index_text),
+        )?;
         warnings.extend(size_warnings);
         Ok(Saved {
             commit: Some(commit),

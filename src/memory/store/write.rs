@@ -42,6 +42,19 @@ impl Store {
         files: &[(&str, Option<&[u8]>, &str)],
         message: &str,
     ) -> Result<ObjectId, StoreError> {
+        self.write_and_commit_while(state, files, message, || ())
+            .map(|(commit, ())| commit)
+    }
+
+    /// [`Store::write_and_commit`], with `meanwhile` run on this thread while the first fsyncs
+    /// are under way (it would otherwise only wait for them); its result with the commit's.
+    pub(crate) fn write_and_commit_while<T>(
+        &mut self,
+        state: &mut State,
+        files: &[(&str, Option<&[u8]>, &str)],
+        message: &str,
+        meanwhile: impl FnOnce() -> T,
+    ) -> Result<(ObjectId, T), StoreError> {
         let mut tree = state.tree.clone();
         let mut temps = Vec::new();
         let result = (|| {
@@ -64,9 +77,10 @@ impl Store {
                 }
             }
             let prepared = self.repo.prepare_commit(&tree, state.parent, message)?;
-            let objects_synced = crate::repo::sync_files(&prepared.files_to_sync);
-            temps_synced.wait()?;
-            objects_synced?;
+            let objects_synced = crate::repo::start_sync(&prepared.files_to_sync)?;
+            let during = meanwhile();
+            let temps_durable = temps_synced.wait();
+            objects_synced.wait().and(temps_durable)?;
             // The objects take their names now; those are made durable with the memory dir's
             // next fsync, in the same batch.
             let mut folders = self.repo.place_objects(&prepared)?;
@@ -108,23 +122,24 @@ impl Store {
                 folders.push(self.dir.clone());
             }
             let synced = crate::repo::start_sync(&folders)?;
-            Ok(self
+            let commit = self
                 .repo
-                .publish_after(prepared, &tree, message, &clean, || synced.wait())?)
+                .publish_after(prepared, &tree, message, &clean, || synced.wait())?;
+            Ok((commit, during))
         })();
         if result.is_err() {
             for tmp in &temps {
                 let _ = std::fs::remove_file(tmp);
             }
         }
-        let commit = result?;
+        let (commit, during) = result?;
         state.tree = tree;
         state.parent = Some(commit);
         // Enough loose objects: pack them in the background, off this command's path.
         if crate::repo::pack::due(self.repo.git_dir()) {
             crate::repo::pack::start(self.repo.git_dir(), &self.dir);
         }
-        Ok(commit)
+        Ok((commit, during))
     }
 }
 
