@@ -80,3 +80,27 @@ fn man_writes_a_page_per_command_into_a_folder_it_creates() {
     );
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "mine\n");
 }
+
+/// `memdir --help` and `-h` list every command with the first line of its own help, as
+/// `memdir COMMAND -h` starts (a command's description lives on its arguments' struct, so a
+/// listing made before that struct is applied would print bare names).
+#[test]
+fn help_lists_every_command_with_its_summary() {
+    let env = TestEnv::new();
+    for flag in ["--help", "-h"] {
+        let help = env.ok(&[flag]).stdout;
+        for command in ["save", "list", "context", "hooks", "team", "mcp"] {
+            let own = env.ok(&[command, "-h"]).stdout;
+            let summary = own.lines().next().expect("a first line");
+            assert!(!summary.is_empty(), "{command} -h: {own}");
+            let listed = help
+                .lines()
+                .find(|line| line.split_whitespace().next() == Some(command))
+                .unwrap_or_else(|| panic!("{command} is not listed: {help}"));
+            assert!(
+                listed.ends_with(summary),
+                "{flag}: {listed:?} vs {summary:?}"
+            );
+        }
+    }
+}
