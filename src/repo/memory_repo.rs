@@ -243,7 +243,7 @@ impl MemoryRepo {
         prepared: PreparedCommit,
         tree: &TreeMap,
         message: &str,
-        clean: &CleanFiles,
+        clean: &CleanFiles<'_>,
     ) -> Result<ObjectId, RepoError> {
         self.publish_after(prepared, tree, message, clean, || Ok(()))
     }
@@ -256,7 +256,7 @@ impl MemoryRepo {
         prepared: PreparedCommit,
         tree: &TreeMap,
         message: &str,
-        clean: &CleanFiles,
+        clean: &CleanFiles<'_>,
         durable: impl FnOnce() -> Result<(), RepoError>,
     ) -> Result<ObjectId, RepoError> {
         let PreparedCommit {
@@ -393,7 +393,7 @@ impl MemoryRepo {
         tree: &TreeMap,
         parent: Option<ObjectId>,
         message: &str,
-        clean: &CleanFiles,
+        clean: &CleanFiles<'_>,
     ) -> Result<ObjectId, RepoError> {
         let prepared = self.prepare_commit(tree, parent, message)?;
         self.harden(&prepared)?;
@@ -434,7 +434,7 @@ impl MemoryRepo {
         &self,
         tree_id: ObjectId,
         tree: &TreeMap,
-        clean: &CleanFiles,
+        clean: &CleanFiles<'_>,
     ) -> Result<(), RepoError> {
         use gix::index::entry::{Flags, Mode};
         let flat = tree.values().all(|(kind, _)| *kind != EntryKind::Tree);

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
-use gix::bstr::BString;
+use gix::bstr::{BStr, BString};
 use gix::objs::tree::EntryKind;
 
 pub mod commit;
@@ -81,8 +81,8 @@ impl RepoError {
 pub type TreeMap = std::collections::BTreeMap<BString, (EntryKind, ObjectId)>;
 
 /// The stat data of work-tree files known to hold exactly what the new tree records for them,
-/// taken before their content was read.
-pub type CleanFiles = HashMap<BString, Stat>;
+/// taken before their content was read; by name, borrowed from the work tree's listing.
+pub type CleanFiles<'a> = HashMap<&'a BStr, Stat>;
 
 /// A file's stat data as `.git/index` records it.
 pub use gix::index::entry::Stat;

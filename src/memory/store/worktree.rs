@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use gix::ObjectId;
-use gix::bstr::BString;
+use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 
 use crate::atomic::TEMP_SUFFIX;
@@ -231,12 +231,12 @@ pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
 }
 
 /// The stat data for `.git/index` of the work-tree files whose content `tree` holds.
-pub(super) fn clean_files(tree: &TreeMap, work: &WorkTree) -> CleanFiles {
+pub(super) fn clean_files<'a>(tree: &TreeMap, work: &'a WorkTree) -> CleanFiles<'a> {
     let mut clean = CleanFiles::with_capacity(work.len());
     clean.extend(
         work.iter()
             .filter(|(name, w)| tree.get(name.as_bytes()).is_some_and(|(_, id)| *id == w.id))
-            .map(|(name, w)| (BString::from(name.as_str()), w.stat)),
+            .map(|(name, w)| (name.as_bytes().as_bstr(), w.stat)),
     );
     clean
 }
