@@ -34,7 +34,7 @@ pub mod pack;
 pub mod project;
 pub mod target_repo;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 pub mod worktree;
 
 pub use durable::{Syncing, start_sync, sync_dir, sync_files};

@@ -55,7 +55,13 @@ impl Store {
         message: &str,
         meanwhile: impl FnOnce() -> T,
     ) -> Result<(ObjectId, T), StoreError> {
-        let mut tree = state.tree.clone();
+        // HEAD's tree becomes the new one in place (a copy of a thousand entries would cost more
+        // than the write); should the write fail, the entries it changed are put back.
+        let mut tree = std::mem::take(&mut state.tree);
+        let before: Vec<_> = files
+            .iter()
+            .map(|(name, _, _)| (*name, tree.get(name.as_bytes()).copied()))
+            .collect();
         let mut temps = Vec::new();
         let result = (|| {
             for (name, bytes, _) in files {
@@ -131,9 +137,15 @@ impl Store {
             for tmp in &temps {
                 let _ = std::fs::remove_file(tmp);
             }
+            for (name, entry) in before {
+                match entry {
+                    Some(entry) => tree.insert(name.into(), entry),
+                    None => tree.remove(name.as_bytes()),
+                };
+            }
         }
-        let (commit, during) = result?;
         state.tree = tree;
+        let (commit, during) = result?;
         state.parent = Some(commit);
         // Enough loose objects: pack them in the background, off this command's path.
         if crate::repo::pack::due(self.repo.git_dir()) {
@@ -158,4 +170,42 @@ pub(super) fn write_temp(dir: &Path, file: &str, bytes: &[u8]) -> Result<PathBuf
         return Err(io_error(&tmp)(e));
     }
     Ok(tmp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::store::worktree::Scan;
+    use crate::repo::testing::git;
+
+    /// A write that fails after its objects were made (here the rename of `b.md` over a folder)
+    /// leaves the state's tree as it was: what HEAD holds, not the half-made new one.
+    #[test]
+    fn a_failed_write_leaves_the_tree_of_the_state_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let mut state = store.state(Scan::Full, None).unwrap();
+        let index = b"- [A](a.md) \xe2\x80\x94 one\n".as_slice();
+        let first = [
+            ("a.md", Some(b"one".as_slice()), ""),
+            ("MEMORY.md", Some(index), ""),
+        ];
+        store
+            .write_and_commit(&mut state, &first, "first\n")
+            .unwrap();
+        let before = state.tree.clone();
+        assert_eq!(before.len(), 2);
+
+        std::fs::create_dir_all(dir.path().join("b.md/inside")).unwrap();
+        let second = [("b.md", Some(b"two".as_slice()), ""), ("a.md", None, "")];
+        assert!(
+            store
+                .write_and_commit(&mut state, &second, "second\n")
+                .is_err()
+        );
+        assert_eq!(state.tree, before);
+        git(dir.path(), &["fsck", "--strict", "--no-progress"]);
+        let log = git(dir.path(), &["log", "--format=%s"]);
+        assert_eq!(String::from_utf8_lossy(&log), "first\n");
+    }
 }
