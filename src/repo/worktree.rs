@@ -34,15 +34,11 @@ impl WorktreeIndex {
     }
 
     /// Every top-level entry as the index records it: name, blob id, stat data.
-    pub fn work_files(&self) -> Vec<(String, ObjectId, Stat)> {
-        self.file
-            .entries()
-            .iter()
-            .filter_map(|e| {
-                let path = e.path(&self.file).to_str().ok()?;
-                (!path.contains('/')).then(|| (path.to_string(), e.id, e.stat))
-            })
-            .collect()
+    pub fn work_files(&self) -> impl Iterator<Item = (&str, ObjectId, Stat)> + '_ {
+        self.file.entries().iter().filter_map(|e| {
+            let path = e.path(&self.file).to_str().ok()?;
+            (!path.contains('/')).then_some((path, e.id, e.stat))
+        })
     }
 
     /// The blob id of `path` when its stat data proves it unchanged since the index was written

@@ -131,8 +131,7 @@ impl Store {
             (Some(index), Scan::IfChanged) if self.unchanged_since(index)? => {
                 let mut work: WorkTree = index
                     .work_files()
-                    .into_iter()
-                    .map(|(name, id, stat)| (name, WorkFile { id, stat }))
+                    .map(|(name, id, stat)| (name.to_string(), WorkFile { id, stat }))
                     .collect();
                 // Never update or delete a file whose latest content is not in history.
                 if let Some(target) = target {
@@ -201,7 +200,7 @@ impl Store {
             }
             seen += 1;
         }
-        Ok(seen == index.work_files().len())
+        Ok(seen == index.work_files().count())
     }
 }
 
