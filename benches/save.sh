@@ -38,6 +38,9 @@ for n in "${@:-1000 10000}"; do
     cp -a "$a" "$b"
     cp -a "$a" "$c"
     "$memdir" --memory-dir "$a" snapshot -q # creates memdir's excludes; nothing to adopt
+    # The three stores were just written: their writeback would otherwise land in the first
+    # command's runs (memdir's), and its journal commits with them.
+    sync
     hyperfine --warmup 3 --runs "${RUNS:-40}" --export-json "$out/save-$n.json" --export-markdown "$out/save-$n.md" \
       -n "memdir save ($n memories)" \
       "$memdir --memory-dir $a save -q --type project --name bench-\$\$ --description 'benchmark memory' --body 'Benchmark body.'" \
