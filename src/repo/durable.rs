@@ -125,23 +125,28 @@ struct Workers {
     name: &'static str,
     /// Each thread's stack, in bytes.
     stack: usize,
+    /// How many threads wait between batches at most; a big batch's others end after it (a
+    /// long-lived process, `memdir mcp`, keeps no more than this).
+    keep: usize,
     /// The threads waiting for a job.
     idle: Mutex<Vec<Arc<Slot>>>,
 }
 
 /// The process's fsync threads. An fsync needs little stack: 64 KB each instead of the 2 MB
-/// default leaves the address space (and a tight `ulimit -v`) to the rest of the process.
-static WORKERS: Workers = Workers::new("memdir-fsync", 64 * 1024);
+/// default leaves the address space (and a tight `ulimit -v`) to the rest of the process. A
+/// save's batches need five at most.
+static WORKERS: Workers = Workers::new("memdir-fsync", 64 * 1024, 16);
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Workers {
-    const fn new(name: &'static str, stack: usize) -> Self {
+    const fn new(name: &'static str, stack: usize, keep: usize) -> Self {
         Workers {
             name,
             stack,
+            keep,
             idle: Mutex::new(Vec::new()),
         }
     }
@@ -184,8 +189,18 @@ impl Workers {
                         Some(job) => {
                             drop(waiting);
                             // Idle again before answering, so that the waiter's next batch
-                            // finds it.
-                            job.run(|| lock(&self.idle).push(Arc::clone(&own)));
+                            // finds it; or, with enough idle already, ended after answering.
+                            let mut kept = false;
+                            job.run(|| {
+                                let mut idle = lock(&self.idle);
+                                kept = idle.len() < self.keep;
+                                if kept {
+                                    idle.push(Arc::clone(&own));
+                                }
+                            });
+                            if !kept {
+                                return;
+                            }
                             waiting = lock(&own.job);
                         }
                         None => {
@@ -212,6 +227,7 @@ impl Workers {
         others.wait().and(result)
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,7 +257,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn batches_reuse_the_threads_of_the_batches_before() {
-        static POOL: Workers = Workers::new("fsync-reuse", 64 * 1024);
+        static POOL: Workers = Workers::new("fsync-reuse", 64 * 1024, 16);
         let dir = tempfile::tempdir().unwrap();
         let files = files(dir.path(), 4);
         for _ in 0..5 {
@@ -254,12 +270,33 @@ mod tests {
         assert!((1..=4).contains(&started), "{started} threads");
     }
 
+    /// A batch bigger than the threads kept idle leaves only those: the others end once they
+    /// have answered.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_big_batch_leaves_no_more_threads_than_are_kept() {
+        static POOL: Workers = Workers::new("fsync-keep", 64 * 1024, 3);
+        let dir = tempfile::tempdir().unwrap();
+        let files = files(dir.path(), 30);
+        for _ in 0..2 {
+            POOL.sync_files(&files).unwrap();
+            assert!((1..=3).contains(&lock(&POOL.idle).len()));
+            // A thread that ended leaves /proc/self/task a moment after its answer.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while threads_named("fsync-keep") > 3 && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            let left = threads_named("fsync-keep");
+            assert!((1..=3).contains(&left), "{left} threads");
+        }
+    }
+
     /// When no thread can start (a stack no address space holds, as under a tight `ulimit -v`),
     /// every fsync runs on the caller and the batch still succeeds.
     #[cfg(target_os = "linux")]
     #[test]
     fn without_threads_the_fsyncs_run_on_the_caller() {
-        static POOL: Workers = Workers::new("fsync-none", usize::MAX / 4);
+        static POOL: Workers = Workers::new("fsync-none", usize::MAX / 4, 16);
         let dir = tempfile::tempdir().unwrap();
         let files = files(dir.path(), 4);
         POOL.sync_files(&files).unwrap();

@@ -30,9 +30,9 @@ impl Store {
     /// Write `files` (name and new bytes, or `None` to delete) in this order and commit them
     /// on top of `state` with `message`; `state` follows the commit.
     ///
-    /// Durability: the temp files are written and their fsyncs start (on the fsync threads) while the
-    /// commit's loose objects are staged, then the objects' temp files are fsynced; both are
-    /// done before the objects take their names and each file is renamed into place in order,
+    /// Durability: the temp files are written and their fsyncs start (on the fsync threads)
+    /// while the commit's loose objects are staged, then the objects' temp files are fsynced; both
+    /// are done before the objects take their names and each file is renamed into place in order,
     /// the directory fsynced after each (so a crash keeps the order: topic file before index
     /// line; the objects' folders join the first of those fsyncs; the last runs while
     /// `.git/index` is written), with a fault point after each; only then does the branch move.
