@@ -9,7 +9,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::repo::RepoError;
 
@@ -105,20 +105,6 @@ impl Job {
     }
 }
 
-/// Where an fsync thread waits for its next job.
-#[derive(Default)]
-struct Slot {
-    job: Mutex<Option<Job>>,
-    ready: Condvar,
-}
-
-impl Slot {
-    fn give(&self, job: Job) {
-        *lock(&self.job) = Some(job);
-        self.ready.notify_one();
-    }
-}
-
 /// fsync threads, started as batches need them and kept idle between batches.
 struct Workers {
     /// What the threads are called (`ps -L`, `/proc/PID/task`).
@@ -128,8 +114,8 @@ struct Workers {
     /// How many threads wait between batches at most; a big batch's others end after it (a
     /// long-lived process, `memdir mcp`, keeps no more than this).
     keep: usize,
-    /// The threads waiting for a job.
-    idle: Mutex<Vec<Arc<Slot>>>,
+    /// The threads waiting for a job, each by the sender of its own queue.
+    idle: Mutex<Vec<mpsc::SyncSender<Job>>>,
 }
 
 /// The process's fsync threads. An fsync needs little stack: 64 KB each instead of the 2 MB
@@ -164,9 +150,12 @@ impl Workers {
                 done: done.clone(),
             };
             let idle = lock(&self.idle).pop();
-            match idle.or_else(|| self.start_worker()) {
-                Some(slot) => slot.give(job),
-                None => job.run(|| {}),
+            let unsent = match idle.or_else(|| self.start_worker()) {
+                Some(worker) => worker.send(job).err().map(|mpsc::SendError(job)| job),
+                None => Some(job),
+            };
+            if let Some(job) = unsent {
+                job.run(|| {});
             }
         }
         Syncing {
@@ -175,45 +164,33 @@ impl Workers {
         }
     }
 
-    /// A new thread, waiting on its slot; `None` when it cannot start.
-    fn start_worker(&'static self) -> Option<Arc<Slot>> {
-        let slot = Arc::new(Slot::default());
-        let own = Arc::clone(&slot);
+    /// A new thread, waiting on its queue; `None` when it cannot start. The queue holds one
+    /// job: a thread is given one only while idle.
+    fn start_worker(&'static self) -> Option<mpsc::SyncSender<Job>> {
+        let (queue, jobs) = mpsc::sync_channel::<Job>(1);
+        let own = queue.clone();
         std::thread::Builder::new()
             .name(self.name.into())
             .stack_size(self.stack)
             .spawn(move || {
-                let mut waiting = lock(&own.job);
-                loop {
-                    match waiting.take() {
-                        Some(job) => {
-                            drop(waiting);
-                            // Idle again before answering, so that the waiter's next batch
-                            // finds it; or, with enough idle already, ended after answering.
-                            let mut kept = false;
-                            job.run(|| {
-                                let mut idle = lock(&self.idle);
-                                kept = idle.len() < self.keep;
-                                if kept {
-                                    idle.push(Arc::clone(&own));
-                                }
-                            });
-                            if !kept {
-                                return;
-                            }
-                            waiting = lock(&own.job);
+                for job in jobs.iter() {
+                    // Idle again before answering, so that the waiter's next batch finds it;
+                    // or, with enough idle already, ended after answering.
+                    let mut kept = false;
+                    job.run(|| {
+                        let mut idle = lock(&self.idle);
+                        kept = idle.len() < self.keep;
+                        if kept {
+                            idle.push(own.clone());
                         }
-                        None => {
-                            waiting = own
-                                .ready
-                                .wait(waiting)
-                                .unwrap_or_else(PoisonError::into_inner);
-                        }
+                    });
+                    if !kept {
+                        return;
                     }
                 }
             })
             .ok()
-            .map(|_| slot)
+            .map(|_| queue)
     }
 
     /// [`sync_files`] on these threads.
