@@ -689,9 +689,9 @@ mod tests {
 
         let unused = repo.write_blob(b"never committed\n").expect("write");
         drop(repo);
-        assert!(!loose_path(&objects, &unused).exists());
-        let fanout = loose_path(&objects, &unused);
-        let temps = std::fs::read_dir(fanout.parent().expect("fanout"))
+        let unused_name = loose_path(&objects, &unused);
+        assert!(!unused_name.exists());
+        let temps = std::fs::read_dir(unused_name.parent().expect("fanout"))
             .map(|entries| entries.flatten().count())
             .unwrap_or(0);
         assert_eq!(temps, 0, "a temp file was left");

@@ -13,11 +13,9 @@ fn count_objects(dir: &std::path::Path) -> (usize, usize) {
     (field("count"), field("in-pack"))
 }
 
-#[test]
-fn pack_moves_every_loose_object_into_a_pack_and_loses_none() {
-    let env = TestEnv::new();
-    let dir = env.memory_dir();
-    for n in 0..5 {
+/// `count` project memories, `note-0`, `note-1`, …, one save each.
+fn save_notes(env: &TestEnv, count: usize) {
+    for n in 0..count {
         env.save(
             "project",
             &format!("note-{n}"),
@@ -25,6 +23,13 @@ fn pack_moves_every_loose_object_into_a_pack_and_loses_none() {
             "Body.",
         );
     }
+}
+
+#[test]
+fn pack_moves_every_loose_object_into_a_pack_and_loses_none() {
+    let env = TestEnv::new();
+    let dir = env.memory_dir();
+    save_notes(&env, 5);
     // An object nothing reaches (as a save interrupted before its ref moved leaves one) and
     // the reflog's history are kept too.
     let orphan = git_stdin(&dir, &["hash-object", "-w", "--stdin"], b"not reachable\n");
@@ -246,14 +251,7 @@ fn saves_made_while_packing_all_go_through() {
                 .count()
         })
     };
-    for n in 0..15 {
-        env.save(
-            "project",
-            &format!("note-{n}"),
-            &format!("Note {n}"),
-            "Body.",
-        );
-    }
+    save_notes(&env, 15);
     assert_eq!(packer.join().expect("packer"), 0, "every pack succeeded");
     assert_git_clean(&dir);
     assert_eq!(subjects(&dir).len(), 16);
@@ -265,14 +263,7 @@ fn saves_made_while_packing_all_go_through() {
 fn a_packer_that_dies_leaves_no_pack_for_git_to_read() {
     let env = TestEnv::new();
     let dir = env.memory_dir();
-    for n in 0..3 {
-        env.save(
-            "project",
-            &format!("note-{n}"),
-            &format!("Note {n}"),
-            "Body.",
-        );
-    }
+    save_notes(&env, 3);
     let (loose, _) = count_objects(&dir);
     let run = env
         .command()
