@@ -37,8 +37,15 @@ const VARIABLES: &[&str] = &[
     // not add a team index Claude Code loads).
     "CLAUDE_CODE_SESSION_ID",
     "CLAUDE_MEMORY_STORES",
-    // Not about memory: where `hooks install` looks for the program its hooks run.
+    // Not about memory: where `hooks install` looks for the program its hooks run (and memdir
+    // for the pager and the editor).
     "PATH",
+    // The command line's pager and editor (DESIGN §11).
+    "MEMDIR_PAGER",
+    "PAGER",
+    "LESS",
+    "VISUAL",
+    "EDITOR",
 ];
 
 impl Environment {

@@ -54,5 +54,5 @@ pub fn run(ctx: &Ctx, args: &DiffArgs, output: &mut Output<'_>) -> Result<(), Er
         ));
     }
     let text: String = changes.into_iter().map(|(_, _, diff)| diff).collect();
-    output.data(&text)
+    output.painted(&crate::cli::style::paint_diff(&text))
 }

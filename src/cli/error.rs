@@ -125,9 +125,24 @@ impl Error {
 
     /// The error as the command line prints it: `error: …`, then a `hint: …` line per hint.
     pub fn report(&self) -> String {
-        let mut report = format!("error: {self}");
+        self.report_for(false, false)
+    }
+
+    /// [`Error::report`] for stderr: `error:` and `hint:` in their styles when `color`, what
+    /// they say escaped when `terminal` (it may quote a file's name or content).
+    pub fn report_for(&self, color: bool, terminal: bool) -> String {
+        use crate::cli::style;
+        let line = |style, label, text: &str| {
+            format!(
+                "{} {}",
+                style::paint(color, style, label),
+                crate::cli::printable(text, terminal)
+            )
+        };
+        let mut report = line(style::ERROR, "error:", &self.to_string());
         for hint in self.hints() {
-            report.push_str(&format!("\nhint: {hint}"));
+            report.push('\n');
+            report.push_str(&line(style::HINT, "hint:", &hint));
         }
         report
     }

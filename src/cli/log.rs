@@ -1,6 +1,7 @@
 //! `memdir log`: the memory dir's history, newest first (DESIGN §4).
 
 use crate::Error;
+use crate::cli::style::{self, Painted};
 use crate::cli::{Ctx, Output, short};
 use crate::memory::age::{format_time, parse_since};
 
@@ -71,18 +72,14 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
             .collect();
         return output.json(&serde_json::Value::Array(values));
     }
-    let mut text = String::new();
+    let mut text = Painted::new();
     for (e, _) in &rows {
-        text.push_str(&format!(
-            "{} {} {}",
-            short(&e.commit),
-            format_time(e.time),
-            e.subject
-        ));
+        text.styled(style::COMMIT, &short(&e.commit))
+            .plain(&format!(" {} {}", format_time(e.time), e.subject));
         if let Some(session) = e.trailer("Session") {
-            text.push_str(&format!("  [session {session}]"));
+            text.styled(style::NOTE, &format!("  [session {session}]"));
         }
-        text.push('\n');
+        text.plain("\n");
     }
-    output.data(&text)
+    output.painted(&text)
 }

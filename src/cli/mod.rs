@@ -28,6 +28,7 @@ pub mod man;
 pub mod mcp;
 pub mod merge_index;
 pub mod pack;
+pub mod pager;
 pub mod path;
 pub mod promote;
 pub mod proposals;
@@ -40,6 +41,7 @@ pub mod save;
 pub mod search;
 pub mod show;
 pub mod snapshot;
+pub mod style;
 pub mod team;
 pub mod verify;
 
@@ -81,6 +83,22 @@ pub struct GlobalArgs {
     /// Use team memory (<memory dir>/team, see memdir team) instead of your own.
     #[arg(long, global = true, help_heading = "Global options")]
     pub team: bool,
+    /// When to use colour: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces
+    /// it), always or never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = style::ColorWhen::Auto,
+        hide_default_value = true,
+        help_heading = "Global options"
+    )]
+    pub color: style::ColorWhen,
+    /// Print long output (log, diff, show, review) straight to the terminal instead of through
+    /// a pager ($MEMDIR_PAGER, else $PAGER, else `less -FRX`).
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub no_pager: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +137,17 @@ pub enum Command {
 }
 
 impl Cli {
+    /// Whether the command's output is long and for a person (`log`, `diff`, `show`, `review`,
+    /// not as JSON): on a terminal it goes through the pager ([`pager`]) unless `--no-pager`.
+    pub fn pages(&self) -> bool {
+        !self.global.no_pager
+            && !self.wants_json()
+            && matches!(
+                self.command,
+                Command::Log(_) | Command::Diff(_) | Command::Show(_) | Command::Review(_)
+            )
+    }
+
     /// Whether the command was asked for JSON: then an error is printed as JSON too.
     pub fn wants_json(&self) -> bool {
         match &self.command {
@@ -164,6 +193,10 @@ pub struct Output<'a> {
     pub progress: bool,
     /// stdout is a terminal: control characters in what is printed there are shown escaped.
     pub terminal: bool,
+    /// What goes to stdout gets colour ([`style`]: `--color`, `NO_COLOR`, a terminal).
+    pub color: bool,
+    /// What goes to stderr gets colour: `error:`, `warning:`, `hint:`.
+    pub err_color: bool,
 }
 
 /// `text` as printed where it goes: on a `terminal`, its control characters but line breaks and
@@ -228,11 +261,29 @@ impl Output<'_> {
 
     /// `warning: …` on stderr.
     pub fn warn(&mut self, line: &str) -> Result<(), Error> {
+        self.labelled(style::WARNING, "warning:", line)
+    }
+
+    /// `hint: …` on stderr: what to do next.
+    pub fn hint(&mut self, line: &str) -> Result<(), Error> {
+        self.labelled(style::HINT, "hint:", line)
+    }
+
+    /// `label` in its style, then `line`, on stderr.
+    fn labelled(&mut self, style: style::Style, label: &str, line: &str) -> Result<(), Error> {
         let line = printable(line, self.progress);
-        writeln!(self.err, "warning: {line}").map_err(|source| Error::Io {
+        let label = style::paint(self.err_color, style, label);
+        writeln!(self.err, "{label} {line}").map_err(|source| Error::Io {
             context: "writing to stderr".into(),
             source,
         })
+    }
+
+    /// Data with its styles: coloured when stdout gets colour, each piece escaped as
+    /// [`Output::data`] escapes text.
+    pub fn painted(&mut self, text: &style::Painted) -> Result<(), Error> {
+        let text = text.render(self.color, self.terminal);
+        self.out.write_all(text.as_bytes()).map_err(stdout_error)
     }
 
     /// Report what adoption did before (or as) a write.

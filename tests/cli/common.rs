@@ -392,6 +392,32 @@ impl TestEnv {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Run memdir with `args` on a pseudo-terminal (util-linux's `script`: stdin, stdout and
+    /// stderr all the terminal), `vars` added to the environment and `typed` sent as keystrokes:
+    /// its exit code and what the terminal was sent (stdout and stderr as they interleave, line
+    /// ends as `\r\n`).
+    pub fn on_terminal_with(&self, args: &[&str], vars: &[(&str, &str)], typed: &str) -> Run {
+        let quote = |word: &str| format!("'{}'", word.replace('\'', "'\\''"));
+        // `exec`: memdir is the terminal's process, not a shell waiting for it.
+        let mut line = format!("exec {}", quote(&Self::binary().display().to_string()));
+        for arg in args {
+            line.push(' ');
+            line.push_str(&quote(arg));
+        }
+        let mut script = std::process::Command::new("/usr/bin/script");
+        script
+            .args(["-qec", &line, "/dev/null"])
+            .env_clear()
+            .current_dir(&self.project);
+        for (k, v) in &self.vars {
+            script.env(k, v);
+        }
+        for (k, v) in vars {
+            script.env(k, v);
+        }
+        Run::from_output(output_with_stdin(script, typed.as_bytes()))
+    }
+
     /// Run memdir with `args` and no stdin.
     pub fn run(&self, args: &[&str]) -> Run {
         Run::from_output(

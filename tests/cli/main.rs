@@ -42,6 +42,7 @@ mod save;
 mod secrets;
 mod snapshots;
 mod team;
+mod terminal;
 mod transcripts;
 mod truncate;
 mod verify;

@@ -257,6 +257,8 @@ fn captured(run: impl FnOnce(&mut Output<'_>) -> Result<(), Error>) -> Result<St
         verbose: true,
         progress: false,
         terminal: false,
+        color: false,
+        err_color: false,
     };
     let result = run(&mut output);
     let mut text = String::from_utf8_lossy(&out).into_owned();
