@@ -46,6 +46,7 @@ const VARIABLES: &[&str] = &[
     "LESS",
     "VISUAL",
     "EDITOR",
+    "TERM",
 ];
 
 impl Environment {

@@ -56,6 +56,12 @@ pub enum Error {
         context: String,
         source: std::io::Error,
     },
+    /// An edit that was not saved; the person's text is kept in `file`.
+    #[error("{error}")]
+    Kept {
+        error: Box<Error>,
+        file: std::path::PathBuf,
+    },
 }
 
 /// Exit codes (DESIGN §11).
@@ -67,6 +73,7 @@ pub const EXIT_DISABLED: u8 = 3;
 impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::Kept { error, .. } => error.exit_code(),
             Error::Disabled(_) => EXIT_DISABLED,
             Error::Env(_) => EXIT_USAGE,
             Error::Hooks(e) if e.is_refusal() => EXIT_USAGE,
@@ -102,6 +109,19 @@ impl Error {
         use crate::memory::store::StoreError;
         use crate::repo::RepoError;
         let hint = match self {
+            Error::Kept { error, file } => {
+                let mut hints = error.hints();
+                hints.push(format!(
+                    "your text is kept in {}; nothing in the memory dir changed",
+                    file.display()
+                ));
+                return hints;
+            }
+            Error::Store(StoreError::TypeChange { name, to, .. }) => {
+                return vec![format!(
+                    "give --change-type to change it, or run `memdir edit {name} --type {to}`"
+                )];
+            }
             Error::Disabled(_) => {
                 "`memdir path --explain` shows every switch; auto memory is on again once this one is unset"
             }

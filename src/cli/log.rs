@@ -44,7 +44,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
         .filter(|(e, parsed)| {
             args.name
                 .as_ref()
-                .is_none_or(|name| parsed.is_some_and(|(_, _, n)| n == name))
+                .is_none_or(|name| e.names().any(|n| n == name))
                 && since.is_none_or(|since| e.time.0 >= since)
                 && args
                     .op

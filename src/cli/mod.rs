@@ -16,6 +16,8 @@ pub mod completions;
 pub mod context;
 pub mod diff;
 pub mod doctor;
+pub mod edit;
+pub mod editor;
 pub mod error;
 pub mod extract;
 pub mod hook_mode;
@@ -30,6 +32,7 @@ pub mod merge_index;
 pub mod pack;
 pub mod pager;
 pub mod path;
+pub mod program;
 pub mod promote;
 pub mod proposals;
 pub mod recall;
@@ -44,6 +47,7 @@ pub mod snapshot;
 pub mod style;
 pub mod team;
 pub mod verify;
+pub mod written;
 
 /// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
 #[derive(Debug, Parser)]
@@ -107,6 +111,7 @@ pub enum Command {
     Context(context::ContextArgs),
     Path(path::PathArgs),
     Save(save::SaveArgs),
+    Edit(edit::EditArgs),
     List(list::ListArgs),
     Show(show::ShowArgs),
     Rm(rm::RmArgs),
@@ -167,12 +172,13 @@ impl Cli {
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
             Command::Search(a) => a.json,
+            Command::Save(a) => a.json,
+            Command::Edit(a) => a.json,
+            Command::Rm(a) => a.json,
             Command::Recall(_) | Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
-            | Command::Save(_)
-            | Command::Rm(_)
             | Command::Rollback(_)
             | Command::Undo(_)
             | Command::Restore(_)
@@ -516,6 +522,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Context(args) => context::run(&ctx, args, output),
         Command::Path(args) => path::run(&ctx, args, output),
         Command::Save(args) => save::run(&ctx, args, output),
+        Command::Edit(args) => edit::run(&ctx, args, output),
         Command::List(args) => list::run(&ctx, args, output),
         Command::Show(args) => show::run(&ctx, args, output),
         Command::Rm(args) => rm::run(&ctx, args, output),

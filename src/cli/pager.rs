@@ -10,10 +10,11 @@
 //! shell while the pager still draws on it.
 
 use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::cli::program::user_command;
 use crate::env::Environment;
 
 /// The pager when none is set.
@@ -32,33 +33,6 @@ fn chosen_pager(env: &Environment) -> Option<String> {
     env.var_raw("MEMDIR_PAGER")
         .or_else(|| env.var_raw("PAGER"))
         .map(|v| v.to_string_lossy().into_owned())
-}
-
-/// A command line a person set (a pager, an editor) as a process to start: a simple one (words,
-/// quotes) runs as it is, its program looked up on `PATH`; anything a shell does more with
-/// (`less | tee x`, `$HOME/bin/pager`) runs through `sh -c`. `Err` says why it cannot run.
-pub fn user_command(line: &str, env: &Environment) -> Result<Command, String> {
-    let Some(words) = crate::shell::words(line) else {
-        let mut command = Command::new("/bin/sh");
-        command.arg("-c").arg(line);
-        return Ok(command);
-    };
-    let Some((program, args)) = words.split_first() else {
-        return Err("it is empty".into());
-    };
-    let path = env.var_raw("PATH").map(|p| p.as_os_str());
-    let found = match crate::hooks::check_program(&program.text, path) {
-        crate::hooks::ProgramCheck::Found(found) => found,
-        crate::hooks::ProgramCheck::NotExecutable => {
-            return Err(format!("{} is not an executable file", program.text));
-        }
-        crate::hooks::ProgramCheck::NotOnPath | crate::hooks::ProgramCheck::Missing => {
-            return Err(format!("{} is not found", program.text));
-        }
-    };
-    let mut command = Command::new(found);
-    command.args(args.iter().map(|w| &w.text));
-    Ok(command)
 }
 
 /// stdout of a command whose output is paged: the pager, started at the first write, or stdout
@@ -95,7 +69,7 @@ impl PagedStdout {
         let Some(line) = pager_command(&self.env) else {
             return State::Direct(std::io::stdout());
         };
-        let started = user_command(&line, &self.env).and_then(|mut command| {
+        let started = user_command(&line, &[], &self.env).and_then(|mut command| {
             if self.env.var_raw("LESS").is_none() {
                 command.env("LESS", "FRX");
             }
@@ -222,16 +196,5 @@ mod tests {
             "set empty: none"
         );
         assert_eq!(pager_command(&env(&[("MEMDIR_PAGER", "cat")])), None);
-    }
-
-    #[test]
-    fn a_pager_that_is_not_there_is_said_so() {
-        let e = env(&[("PATH", "/nonexistent")]);
-        let why = user_command("no-such-pager -R", &e).err();
-        assert_eq!(why.as_deref(), Some("no-such-pager is not found"));
-        assert!(
-            user_command("less -R | tee /tmp/x", &e).is_ok(),
-            "through sh"
-        );
     }
 }

@@ -322,21 +322,26 @@ impl Store {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for entry in self.repo.history()? {
-            let Some((op, kind, name)) = entry.op_type_name() else {
+            let Some((op, kind, _)) = entry.op_type_name() else {
                 continue;
             };
-            if kind == "index" || kind == "commit" || !seen.insert(name.to_string()) {
+            if kind == "index" || kind == "commit" {
                 continue;
             }
-            if op == Op::Delete.as_str() && !work.contains_key(&format!("{name}.md")) {
-                out.push(finding(
-                    Kind::Restorable,
-                    name,
-                    format!(
-                        "deleted in {}; `memdir restore {name}` brings it back",
-                        entry.commit.to_hex_with_len(7)
-                    ),
-                ));
+            for name in entry.names() {
+                if !seen.insert(name.to_string()) {
+                    continue;
+                }
+                if op == Op::Delete.as_str() && !work.contains_key(&format!("{name}.md")) {
+                    out.push(finding(
+                        Kind::Restorable,
+                        name,
+                        format!(
+                            "deleted in {}; `memdir restore {name}` brings it back",
+                            entry.commit.to_hex_with_len(7)
+                        ),
+                    ));
+                }
             }
         }
         Ok(out)

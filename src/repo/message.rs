@@ -98,6 +98,15 @@ impl HistoryEntry {
         Some((op, kind, name))
     }
 
+    /// The memories the subject names: one, or several (`delete(mixed): a, b`, what `rm a b`
+    /// writes); none for any other subject.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.op_type_name()
+            .map(|(_, _, names)| names)
+            .into_iter()
+            .flat_map(|names| names.split(", "))
+    }
+
     /// A `Memdir-*` trailer's value, e.g. `trailer("Op")`.
     pub fn trailer(&self, key: &str) -> Option<&str> {
         self.trailers

@@ -418,6 +418,15 @@ impl TestEnv {
         Run::from_output(output_with_stdin(script, typed.as_bytes()))
     }
 
+    /// An executable shell script `name` in the test's root (a pager, an editor): its path.
+    pub fn script(&self, name: &str, text: &str) -> String {
+        let path = self.root.join(name);
+        std::fs::write(&path, text).expect("write the script");
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("make it executable");
+        path.display().to_string()
+    }
+
     /// Run memdir with `args` and no stdin.
     pub fn run(&self, args: &[&str]) -> Run {
         Run::from_output(

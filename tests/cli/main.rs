@@ -16,6 +16,7 @@ mod context;
 #[cfg(feature = "fault-injection")]
 mod crash;
 mod doctor;
+mod edit;
 mod extract;
 mod history;
 mod hooks;

@@ -32,19 +32,9 @@ fn store() -> TestEnv {
     env
 }
 
-/// An executable shell script `name` in the test's root.
-pub fn script_file(env: &TestEnv, name: &str, text: &str) -> String {
-    let path = env.root.join(name);
-    std::fs::write(&path, text).expect("write the script");
-    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .expect("make it executable");
-    path.display().to_string()
-}
-
 /// A pager that marks what went through it: `[pager LESS=…]`, the text, `[/pager]`.
 fn marking_pager(env: &TestEnv) -> String {
-    script_file(
-        env,
+    env.script(
         "pager",
         "#!/bin/sh\necho \"[pager LESS=$LESS]\"\ncat\necho \"[/pager]\"\n",
     )
@@ -278,8 +268,7 @@ fn ctrl_c_in_the_pager_is_the_pagers_and_memdir_waits_for_it() {
     let env = store();
     // A pager that, like less, takes Ctrl-C itself: the terminal sends it to the whole
     // foreground group, memdir included.
-    let pager = script_file(
-        &env,
+    let pager = env.script(
         "pager",
         "#!/bin/sh\ntrap '' INT\ncat\nkill -INT 0\nsleep 0.2\necho '[pager still there]'\n",
     );
