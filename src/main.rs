@@ -93,6 +93,7 @@ fn main() -> ExitCode {
             _ => ExitCode::from(EXIT_OK),
         },
         Err(e) if e.is_broken_pipe() => ExitCode::from(EXIT_OK),
+        Err(e) if e.is_verdict() => ExitCode::from(e.exit_code()),
         Err(e) => {
             if wants_json {
                 let _ = writeln!(err, "{}", e.to_json());

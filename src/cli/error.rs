@@ -45,6 +45,11 @@ pub enum Error {
     /// `doctor` found problems it did not (or could not) repair.
     #[error("{0} problem(s) found; see the list above")]
     Inconsistent(usize),
+    /// The command printed its answer, and the answer is no, as grep's exit 1 says: a search
+    /// with no hit, a verify that found stale memories. Nothing more is printed; the text says
+    /// what it was for the MCP server and the logs.
+    #[error("{0}")]
+    Verdict(String),
     /// A runtime failure no module owns (a timeout, failed background runs).
     #[error("{0}")]
     Failed(String),
@@ -64,6 +69,16 @@ pub enum Error {
     },
 }
 
+/// The exit codes as `memdir --help` tells them (the README holds the same table).
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  success
+  1  a runtime failure; or the answer is no, as grep and git say it: search found nothing,
+     verify found stale memories, doctor found problems it left
+  2  bad usage or invalid input (a folder where a file is expected too); nothing was changed
+  3  auto memory is disabled; nothing was changed
+Hooks (--hook) answer 0 whatever happens and log problems.";
+
 /// Exit codes (DESIGN §11).
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FAILURE: u8 = 1;
@@ -79,7 +94,7 @@ impl Error {
             Error::Hooks(e) if e.is_refusal() => EXIT_USAGE,
             Error::Hooks(_) => EXIT_FAILURE,
             Error::Usage(_) => EXIT_USAGE,
-            Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
+            Error::Inconsistent(_) | Error::Failed(_) | Error::Verdict(_) => EXIT_FAILURE,
             Error::Path(e) if e.is_refusal() => EXIT_USAGE,
             Error::Path(_) => EXIT_FAILURE,
             Error::Session(e) if e.is_refusal() => EXIT_USAGE,
@@ -177,6 +192,11 @@ impl Error {
                 "hints": self.hints(),
             }
         })
+    }
+
+    /// Whether the command has said all there is to say (a [`Error::Verdict`]).
+    pub fn is_verdict(&self) -> bool {
+        matches!(self, Error::Verdict(_))
     }
 
     /// Writing to a closed pipe (`memdir log | head`) is not a failure.

@@ -61,6 +61,13 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
                 .collect(),
         ));
     }
+    if memories.is_empty() {
+        let kind = wanted.map(|t| format!("{t} ")).unwrap_or_default();
+        output.note(&format!(
+            "no {kind}memories in {}",
+            resolved.dir().display()
+        ))?;
+    }
     let mut text = String::new();
     for m in &memories {
         let kind = m.memory_type.map_or("untyped", MemoryType::as_str);

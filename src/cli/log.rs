@@ -72,6 +72,14 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
             .collect();
         return output.json(&serde_json::Value::Array(values));
     }
+    if rows.is_empty() {
+        let what = if history.is_empty() {
+            "no history yet"
+        } else {
+            "no commit matches"
+        };
+        output.note(&format!("{what} in {}", resolved.dir().display()))?;
+    }
     let mut text = Painted::new();
     for (e, _) in &rows {
         text.styled(style::COMMIT, &short(&e.commit))

@@ -51,7 +51,13 @@ pub mod written;
 
 /// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
 #[derive(Debug, Parser)]
-#[command(name = "memdir", version, about, propagate_version = true)]
+#[command(
+    name = "memdir",
+    version,
+    about,
+    propagate_version = true,
+    after_long_help = error::EXIT_CODES_HELP
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -252,6 +258,12 @@ impl Output<'_> {
     /// JSON on one line.
     pub fn json(&mut self, value: &serde_json::Value) -> Result<(), Error> {
         writeln!(self.out, "{value}").map_err(stdout_error)
+    }
+
+    /// A line for a person, not for a script, on stderr when it is a terminal (and not `-q`):
+    /// where an empty listing looked, why a search found nothing.
+    pub fn note(&mut self, line: &str) -> Result<(), Error> {
+        self.progress(line)
     }
 
     /// A progress line on stderr, only when it is a terminal (and not `-q`).

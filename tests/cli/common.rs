@@ -469,6 +469,19 @@ impl TestEnv {
         run
     }
 
+    /// Run memdir and require exit `code` with nothing on stderr: a command whose answer is its
+    /// exit code (a search with no hit, a verify with stale memories: 1).
+    pub fn exits(&self, args: &[&str], code: i32) -> Run {
+        let run = self.run(args);
+        assert_eq!(
+            (run.code, run.stderr.as_str()),
+            (code, ""),
+            "memdir {args:?}: {}",
+            run.stdout
+        );
+        run
+    }
+
     /// Run memdir and require exit `code` with `needle` in its one-line error.
     pub fn fails(&self, args: &[&str], code: i32, needle: &str) -> Run {
         let run = self.run(args);

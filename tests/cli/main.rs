@@ -17,6 +17,7 @@ mod context;
 mod crash;
 mod doctor;
 mod edit;
+mod exit_codes;
 mod extract;
 mod history;
 mod hooks;
