@@ -7,10 +7,14 @@ use clap::Parser;
 use memdir::cli::error::{EXIT_FAILURE, EXIT_OK};
 use memdir::cli::pager::PagedStdout;
 use memdir::cli::style::{self, ColorWhen};
-use memdir::cli::{Cli, Output, hook_mode, run};
+use memdir::cli::{Cli, Output, completions, hook_mode, run};
 use memdir::env::Environment;
 
 fn main() -> ExitCode {
+    // A Tab in a shell (`memdir completions`): answered, then exit.
+    clap_complete::CompleteEnv::with_factory(completions::command)
+        .var(completions::VAR)
+        .complete();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // Before clap parses: its own errors follow `--color` too.
     if let Some(when) = ColorWhen::from_args(&args) {

@@ -12,7 +12,7 @@ use crate::repo::MemoryRepo;
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// Up to two commits (`HEAD~3`, an id or a prefix of one).
-    #[arg(num_args = 0..=2, value_name = "REV")]
+    #[arg(num_args = 0..=2, value_name = "REV", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub revs: Vec<String>,
     /// Print JSON: an array of {file, status, diff}.
     #[arg(long)]

@@ -21,12 +21,13 @@ use crate::memory::taxonomy::{MemoryType, validate_stored_name};
 #[derive(Debug, clap::Args)]
 pub struct EditArgs {
     /// The memory's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: String,
     /// A new description (one line, the index line's hook).
     #[arg(long)]
     pub description: Option<String>,
     /// A new type: user, feedback, project or reference.
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::types))]
     pub memory_type: Option<String>,
     /// A new title for the index line.
     #[arg(long)]

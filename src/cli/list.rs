@@ -9,7 +9,7 @@ use crate::memory::taxonomy::MemoryType;
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
     /// Only memories of this type.
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::types))]
     pub memory_type: Option<String>,
     /// Print JSON: an array of {name, type, description, title, file}.
     #[arg(long)]

@@ -9,12 +9,13 @@ use crate::memory::age::{format_time, parse_since};
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
     /// Only commits about this memory.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: Option<String>,
     /// Only commits made on or after this date (`2026-03-05`) or time (RFC 3339).
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
     /// Only commits of this operation (save, update, delete, adopt, rollback, restore, …).
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::completions::operations))]
     pub op: Option<String>,
     /// Only commits made for this Claude Code session.
     #[arg(long)]

@@ -19,6 +19,7 @@ use crate::review::promote::{Outcome, Places, PromoteTo, Promoted, Request, prom
 #[derive(Debug, clap::Args)]
 pub struct PromoteArgs {
     /// The memory's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: String,
     /// Where the rule goes: the project's CLAUDE.md, your own (in the config dir), or team memory.
     #[arg(long, value_enum)]

@@ -7,9 +7,10 @@ use crate::cli::{Ctx, Output, validate_session};
 #[derive(Debug, clap::Args)]
 pub struct RestoreArgs {
     /// The memory's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::deleted_names))]
     pub name: String,
     /// Restore it as it was in this commit instead.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub at: Option<String>,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]

@@ -10,7 +10,7 @@ use crate::cli::{Ctx, Output, short, validate_session};
 #[derive(Debug, clap::Args)]
 pub struct RmArgs {
     /// The memories' names.
-    #[arg(required = true, value_name = "NAME")]
+    #[arg(required = true, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub names: Vec<String>,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]

@@ -8,6 +8,7 @@ use crate::memory::history::WentBack;
 #[derive(Debug, clap::Args)]
 pub struct RollbackArgs {
     /// The commit to go back to (`HEAD~2`, an id or a prefix of one).
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub rev: String,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]

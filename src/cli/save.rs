@@ -22,10 +22,10 @@ use crate::memory::topic::{TopicFile, yaml_scalar};
 #[derive(Debug, clap::Args)]
 pub struct SaveArgs {
     /// user, feedback, project or reference [needed for a new memory; kept on update].
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::types))]
     pub memory_type: Option<String>,
     /// The memory's name: kebab-case, the file is NAME.md.
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: String,
     /// One line: what the memory is, shown as the index line's hook [needed for a new memory;
     /// kept on update].
