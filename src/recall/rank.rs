@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::tokens::{Term, Tokenizer, each_term};
+use super::tokens::{Term, Tokenizer, each_term, is_cjk_term};
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -25,6 +25,14 @@ pub struct Scored {
     /// The share of the query's weight (its terms' idf) that the document matches, 0 to 1: how
     /// much of what was asked it speaks to.
     pub coverage: f32,
+    /// The score as a share of the most a document could score for this query (every term
+    /// found, each as often as BM25 counts at most), 0 to 1: unlike the score, it does not grow
+    /// with the number of documents or the length of the query, so one bar serves a store of
+    /// three memories and one of a thousand (DESIGN §12). A word no document has counts as one
+    /// that a single document has (the query asks about something the store does not know); a
+    /// pair of CJK characters no document has does not count, as most such pairs straddle two
+    /// words (`那边的` gives `边的`).
+    pub fit: f32,
 }
 
 /// A document to rank: texts still to be read, each with its weight, and terms counted before
@@ -165,15 +173,63 @@ const MAX_QUERY_BYTES: usize = 16 * 1024;
 /// And at most this many of its distinct terms count (each document keeps a count per term).
 const MAX_QUERY_TERMS: usize = 256;
 
-/// The documents of `docs` that match `query` at all, best first (ties in document order);
-/// `vocabulary` names their counted terms.
-pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
-    let tokenizer = Tokenizer::default();
+/// The part of `query` that is read: its first [`MAX_QUERY_BYTES`].
+fn read_part(query: &str) -> &str {
     let mut end = query.len().min(MAX_QUERY_BYTES);
     while !query.is_char_boundary(end) {
         end -= 1;
     }
-    let mut terms = tokenizer.terms(&query[..end]);
+    &query[..end]
+}
+
+/// The pairs of terms a query has side by side (`deploy window`, `terraform apply`): a memory
+/// that has one of them side by side too says what the query says, not only the same words.
+#[derive(Debug, Clone, Default)]
+pub struct Phrases {
+    pairs: std::collections::HashSet<(String, String)>,
+}
+
+impl Phrases {
+    pub fn of(query: &str) -> Phrases {
+        let terms = Tokenizer::default().terms(read_part(query));
+        Phrases {
+            pairs: terms
+                .windows(2)
+                .filter(|w| w[0] != w[1])
+                .map(|w| (w[0].clone(), w[1].clone()))
+                .collect(),
+        }
+    }
+
+    /// Whether any of `texts` has one of the query's pairs side by side.
+    pub fn found_in(&self, texts: &[&str]) -> bool {
+        if self.pairs.is_empty() {
+            return false;
+        }
+        let tokenizer = Tokenizer::default();
+        texts.iter().any(|text| {
+            let mut previous: Option<String> = None;
+            let mut found = false;
+            each_term(text, |term| {
+                if found {
+                    return;
+                }
+                let term = tokenizer.finish(term);
+                if let Some(previous) = previous.take() {
+                    found = self.pairs.contains(&(previous, term.clone()));
+                }
+                previous = Some(term);
+            });
+            found
+        })
+    }
+}
+
+/// The documents of `docs` that match `query` at all, best first (ties in document order);
+/// `vocabulary` names their counted terms.
+pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
+    let tokenizer = Tokenizer::default();
+    let mut terms = tokenizer.terms(read_part(query));
     // The first distinct terms, in the query's order, then sorted for the scoring.
     let mut first = std::collections::HashSet::new();
     terms.retain(|t| first.insert(t.clone()));
@@ -216,13 +272,28 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
     });
     let n = counted.len() as f32;
     let avg_len = (counted.iter().map(|c| c.len).sum::<f32>() / n).max(1.0);
-    let idf: Vec<f32> = (0..terms.len())
-        .map(|place| {
-            let df = counted.iter().filter(|c| c.tf[place] > 0.0).count() as f32;
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
+    let df: Vec<f32> = (0..terms.len())
+        .map(|place| counted.iter().filter(|c| c.tf[place] > 0.0).count() as f32)
+        .collect();
+    let idf: Vec<f32> = df
+        .iter()
+        .map(|df| (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
         .collect();
     let total: f32 = idf.iter().sum();
+    // A word no document has weighs what it would if one had it: the most a document could
+    // score, it would be that one.
+    let rare = (1.0 + (n - 1.0 + 0.5) / 1.5).ln();
+    let most: f32 = (K1 + 1.0)
+        * terms
+            .iter()
+            .zip(&idf)
+            .zip(&df)
+            .map(|((term, idf), df)| match (*df > 0.0, is_cjk_term(term)) {
+                (true, _) => *idf,
+                (false, false) => rare,
+                (false, true) => 0.0,
+            })
+            .sum::<f32>();
     let mut out: Vec<Scored> = counted
         .iter()
         .enumerate()
@@ -240,6 +311,7 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
                 doc,
                 score,
                 coverage: matched / total,
+                fit: score / most,
             })
         })
         .collect();
@@ -290,6 +362,39 @@ mod tests {
             "deploy",
         );
         assert_eq!(hits[0].doc, 1);
+    }
+
+    #[test]
+    fn fit_is_the_share_of_the_best_score_the_query_allows() {
+        // The same two words found the same way score alike in a store of three and in one of
+        // three hundred; a word no memory has lowers the fit (it is asked and not answered).
+        let few = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout");
+        let many: Vec<&[(&str, f32)]> = [RELEASE, FLAKY, MIGRATIONS]
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(MIGRATIONS, 297))
+            .collect();
+        let many = ranked(&many, "flaky checkout");
+        assert_eq!((few[0].doc, many[0].doc), (1, 1));
+        assert!(many[0].score > few[0].score * 2.0, "{many:?} {few:?}");
+        assert!((many[0].fit - few[0].fit).abs() < 0.1, "{many:?} {few:?}");
+        let unknown = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout kubernetes");
+        assert!(unknown[0].fit < few[0].fit * 0.8, "{unknown:?}");
+        // A pair of Chinese characters no memory has does not count against the fit.
+        let chinese: &[&[(&str, f32)]] = &[&[("封版", 2.0), ("下周三开始封版", 1.0)], RELEASE];
+        let plain = ranked(chinese, "封版");
+        let around = ranked(chinese, "封版的");
+        assert!((plain[0].fit - around[0].fit).abs() < 1e-6, "{around:?}");
+    }
+
+    #[test]
+    fn phrases_are_the_query_pairs_a_text_has_side_by_side() {
+        let phrases = Phrases::of("what is the deploy window?");
+        assert!(phrases.found_in(&["deploy-window", "nothing"]));
+        assert!(phrases.found_in(&["", "Deploying: the windows are Tuesday"]));
+        assert!(!phrases.found_in(&["window for a deploy"]));
+        assert!(!phrases.found_in(&["deploy", "window"]), "not across texts");
+        assert!(!Phrases::of("deploy").found_in(&["deploy deploy"]));
     }
 
     #[test]
