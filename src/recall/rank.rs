@@ -225,6 +225,42 @@ impl Phrases {
     }
 }
 
+/// The spelling variants of `query` the memories write as one word: two words side by side, or
+/// parted by a hyphen, that the vocabulary holds joined (`cloud sql` for `cloudsql-instances`,
+/// `on-call` for `oncall-handoff`), stop words included; each with the terms of its two words.
+/// Learned from the store itself: a join no memory writes is no variant.
+fn joined_variants(
+    tokenizer: &Tokenizer,
+    query: &str,
+    vocabulary: &Vocabulary,
+) -> Vec<(String, Vec<String>)> {
+    let mut variants = Vec::new();
+    let mut previous: Option<&str> = None;
+    let mut rest = query;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        let gap = &rest[..start];
+        let word_len = rest[start..]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + word_len];
+        let joinable = gap.chars().all(|c| c == ' ' || c == '-') && gap.len() <= 2;
+        if let Some(before) = previous.filter(|_| joinable && word.is_ascii())
+            && before.is_ascii()
+        {
+            let joined = format!("{before}{word}").to_lowercase();
+            let stem = tokenizer.finish(Term::Word(&joined));
+            if vocabulary.id(&stem).is_some() {
+                let mut parts = tokenizer.terms(before);
+                parts.extend(tokenizer.terms(word));
+                variants.push((stem, parts));
+            }
+        }
+        previous = Some(word);
+        rest = &rest[start + word_len..];
+    }
+    variants
+}
+
 /// The documents of `docs` that match `query` at all, best first (ties in document order);
 /// `vocabulary` names their counted terms.
 pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
@@ -234,14 +270,31 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
     let mut first = std::collections::HashSet::new();
     terms.retain(|t| first.insert(t.clone()));
     terms.truncate(MAX_QUERY_TERMS);
-    terms.sort();
-    if terms.is_empty() || docs.is_empty() {
+    let asked = terms.len();
+    if asked == 0 || docs.is_empty() {
         return Vec::new();
     }
+    // A variant stands in for its words: it counts in a document's score only for what it adds
+    // to theirs, and not in what the query asks (`total`, `most`).
+    let mut joins = Vec::new();
+    for (variant, parts) in joined_variants(&tokenizer, read_part(query), vocabulary) {
+        if first.insert(variant.clone()) {
+            terms.push(variant.clone());
+            joins.push((variant, parts));
+        }
+    }
+    terms.sort();
     let places: HashMap<String, usize> = terms
         .iter()
         .enumerate()
         .map(|(place, term)| (term.clone(), place))
+        .collect();
+    let variants: HashMap<usize, Vec<usize>> = joins
+        .iter()
+        .map(|(variant, parts)| {
+            let parts = parts.iter().filter_map(|p| places.get(p).copied());
+            (places[variant], parts.collect())
+        })
         .collect();
     let ids: HashMap<u32, usize> = terms
         .iter()
@@ -279,38 +332,56 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
         .iter()
         .map(|df| (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
         .collect();
-    let total: f32 = idf.iter().sum();
+    let total: f32 = (0..terms.len())
+        .filter(|place| !variants.contains_key(place))
+        .map(|place| idf[place])
+        .sum();
     // A word no document has weighs what it would if one had it: the most a document could
     // score, it would be that one.
     let rare = (1.0 + (n - 1.0 + 0.5) / 1.5).ln();
     let most: f32 = (K1 + 1.0)
-        * terms
-            .iter()
-            .zip(&idf)
-            .zip(&df)
-            .map(|((term, idf), df)| match (*df > 0.0, is_cjk_term(term)) {
-                (true, _) => *idf,
-                (false, false) => rare,
-                (false, true) => 0.0,
-            })
+        * (0..terms.len())
+            .map(
+                |place| match (df[place] > 0.0, is_cjk_term(&terms[place])) {
+                    _ if variants.contains_key(&place) => 0.0,
+                    (true, _) => idf[place],
+                    (false, false) => rare,
+                    (false, true) => 0.0,
+                },
+            )
             .sum::<f32>();
     let mut out: Vec<Scored> = counted
         .iter()
         .enumerate()
         .filter_map(|(doc, c)| {
             let norm = K1 * (1.0 - B + B * c.len / avg_len);
+            let term_score = |place: usize| {
+                let tf = c.tf[place];
+                idf[place] * tf * (K1 + 1.0) / (tf + norm)
+            };
             let mut score = 0.0;
             let mut matched = 0.0;
             for (place, &tf) in c.tf.iter().enumerate() {
-                if tf > 0.0 {
-                    score += idf[place] * tf * (K1 + 1.0) / (tf + norm);
+                if tf > 0.0 && !variants.contains_key(&place) {
+                    score += term_score(place);
                     matched += idf[place];
+                }
+            }
+            for (&variant, parts) in &variants {
+                let more = term_score(variant) - parts.iter().map(|&p| term_score(p)).sum::<f32>();
+                if c.tf[variant] > 0.0 && more > 0.0 {
+                    score += more;
+                    matched += parts
+                        .iter()
+                        .filter(|&&p| c.tf[p] == 0.0)
+                        .map(|&p| idf[p])
+                        .sum::<f32>();
                 }
             }
             (score > 0.0).then(|| Scored {
                 doc,
                 score,
-                coverage: matched / total,
+                coverage: (matched / total).min(1.0),
                 fit: score / most,
             })
         })
@@ -395,6 +466,54 @@ mod tests {
         assert!(!phrases.found_in(&["window for a deploy"]));
         assert!(!phrases.found_in(&["deploy", "window"]), "not across texts");
         assert!(!Phrases::of("deploy").found_in(&["deploy deploy"]));
+    }
+
+    #[test]
+    fn words_the_memories_write_joined_match_as_their_parts_too() {
+        let texts: &[&[(&str, f32)]] = &[
+            &[("cloudsql-instances", 3.0), ("orders and users", 1.0)],
+            &[("oncall-handoff", 3.0), ("what to hand over", 1.0)],
+            &[("cloud costs", 3.0), ("the sql of billing", 1.0)],
+        ];
+        let mut vocabulary = Vocabulary::default();
+        let counted: Vec<Counted> = texts
+            .iter()
+            .map(|fields| vocabulary.count(&fields.to_vec()))
+            .collect();
+        let docs: Vec<Doc<'_>> = counted
+            .iter()
+            .map(|counted| Doc {
+                fields: Vec::new(),
+                counted: Some(counted),
+            })
+            .collect();
+        assert_eq!(
+            rank("list the Cloud SQL instances", &docs, &vocabulary)[0].doc,
+            0
+        );
+        assert_eq!(
+            rank("I'm on call, write the handoff", &docs, &vocabulary)[0].doc,
+            1
+        );
+        assert_eq!(rank("on-call", &docs, &vocabulary)[0].doc, 1);
+        // A variant adds to the score, not to what the query asks: the fit of a memory that
+        // has the words parted is what it was.
+        let parted = rank("cloud sql", &docs, &vocabulary);
+        let alone = rank("cloud sql", &docs[2..], &vocabulary);
+        assert_eq!(
+            parted.iter().find(|h| h.doc == 2).map(|h| h.coverage),
+            Some(1.0)
+        );
+        assert!(!alone.is_empty());
+        // Joined across other punctuation, or into a word no memory has: no variant.
+        assert!(
+            rank("on.call", &docs, &vocabulary)
+                .iter()
+                .all(|h| h.doc != 1)
+        );
+        assert!(joined_variants(&Tokenizer::default(), "cloud storage", &vocabulary).is_empty());
+        // Stop words alone ask nothing, whatever they join into.
+        assert!(rank("on the", &docs, &vocabulary).is_empty());
     }
 
     #[test]
