@@ -6,6 +6,8 @@
 //!   character pairs);
 //! - [`rank`]: BM25 over a memory's weighted fields, and each hit's fit (its score as a share of
 //!   the most the query allows);
+//! - `background`: how much a prompt's word that no memory has weighs (an everyday word little,
+//!   a rare one in full), a table learned by `examples/learn_word_weights.rs`;
 //! - [`bar`]: what a hit may be added to a prompt as: its body, one line, or nothing, and why;
 //! - [`cache`]: each memory's counted terms kept in `.git/memdir/recall-cache`, read again only for
 //!   the files that changed;
@@ -14,6 +16,7 @@
 //!   kept result, put together by the command (`cli/recall.rs`), as capabilities do not import
 //!   each other.
 
+mod background;
 pub mod bar;
 pub mod cache;
 pub mod inject;

@@ -261,6 +261,15 @@ fn joined_variants(
     variants
 }
 
+/// How much a word no document has weighs, 0 to 1, by how common it is in what developers write
+/// ([`super::background`]): a word not listed there is rare and weighs in full.
+fn unknown_weight(word: &str) -> f32 {
+    let table = super::background::WEIGHTS;
+    table
+        .binary_search_by(|(listed, _)| (*listed).cmp(word))
+        .map_or(1.0, |at| f32::from(table[at].1) / 255.0)
+}
+
 /// The documents of `docs` that match `query` at all, best first (ties in document order);
 /// `vocabulary` names their counted terms.
 pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
@@ -336,8 +345,9 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
         .filter(|place| !variants.contains_key(place))
         .map(|place| idf[place])
         .sum();
-    // A word no document has weighs what it would if one had it: the most a document could
-    // score, it would be that one.
+    // A word no document has weighs what it would if one had it (the most a document could
+    // score, it would be that one), less for an everyday word (`again`, `thoughts`): it says
+    // little about what the query asks.
     let rare = (1.0 + (n - 1.0 + 0.5) / 1.5).ln();
     let most: f32 = (K1 + 1.0)
         * (0..terms.len())
@@ -345,7 +355,7 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
                 |place| match (df[place] > 0.0, is_cjk_term(&terms[place])) {
                     _ if variants.contains_key(&place) => 0.0,
                     (true, _) => idf[place],
-                    (false, false) => rare,
+                    (false, false) => rare * unknown_weight(&terms[place]),
                     (false, true) => 0.0,
                 },
             )
@@ -449,13 +459,25 @@ mod tests {
         assert_eq!((few[0].doc, many[0].doc), (1, 1));
         assert!(many[0].score > few[0].score * 2.0, "{many:?} {few:?}");
         assert!((many[0].fit - few[0].fit).abs() < 0.1, "{many:?} {few:?}");
-        let unknown = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout kubernetes");
+        let unknown = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout zygomorphic");
         assert!(unknown[0].fit < few[0].fit * 0.8, "{unknown:?}");
+        // An everyday word no memory has lowers it less than a rare one.
+        let everyday = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout again");
+        assert!(everyday[0].fit > unknown[0].fit, "{everyday:?} {unknown:?}");
         // A pair of Chinese characters no memory has does not count against the fit.
         let chinese: &[&[(&str, f32)]] = &[&[("封版", 2.0), ("下周三开始封版", 1.0)], RELEASE];
         let plain = ranked(chinese, "封版");
         let around = ranked(chinese, "封版的");
         assert!((plain[0].fit - around[0].fit).abs() < 1e-6, "{around:?}");
+    }
+
+    #[test]
+    fn the_background_table_is_sorted_and_an_everyday_word_weighs_less_than_a_rare_one() {
+        let table = super::super::background::WEIGHTS;
+        assert!(table.windows(2).all(|w| w[0].0 < w[1].0), "binary search");
+        let stem = |word: &str| Tokenizer::default().terms(word).remove(0);
+        assert!(unknown_weight(&stem("again")) < 0.8);
+        assert_eq!(unknown_weight(&stem("zygomorphic")), 1.0);
     }
 
     #[test]
