@@ -219,13 +219,16 @@ fn holds(set: &str, answerable: usize, floors: [f64; 5]) {
 
 #[test]
 fn recall_quality_on_the_development_set() {
-    // Floors under the figures the bar was tuned to: against regressions. Issue 29's targets
-    // are hit 0.85, quiet 0.85 and body precision 0.90.
-    holds("dev", 40, [0.0, 0.0, 0.0, 0.0, 0.0]);
+    // Floors under the figures the bar was tuned to (hit 0.85, quiet 0.77, body precision 0.90,
+    // recall@3 0.58, MRR 0.87): against regressions. Issue 29's targets, for the blind set, are
+    // hit 0.85, quiet 0.85 and body precision 0.90.
+    holds("dev", 40, [0.82, 0.75, 0.85, 0.55, 0.84]);
 }
 
 #[test]
 fn recall_quality_on_the_blind_set() {
-    // Floors just under the first run (never tuned on): against regressions, not the target.
-    holds("blind", 100, [0.0, 0.0, 0.0, 0.0, 0.0]);
+    // Floors just under the first run of the tiers (hit 0.86, quiet 0.41, body precision 0.83,
+    // recall@3 0.68, MRR 0.85; never tuned on): against regressions. Quiet and body precision
+    // are short of issue 29's targets (0.85, 0.90): fixtures/recall/README.md.
+    holds("blind", 100, [0.83, 0.37, 0.78, 0.65, 0.82]);
 }
