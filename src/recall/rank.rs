@@ -409,6 +409,25 @@ mod tests {
         rank(query, &docs, &Vocabulary::default())
     }
 
+    /// Each of `texts` counted into `vocabulary`, as the recall cache keeps them.
+    fn count_all(texts: &[&[(&str, f32)]], vocabulary: &mut Vocabulary) -> Vec<Counted> {
+        texts
+            .iter()
+            .map(|fields| vocabulary.count(&fields.to_vec()))
+            .collect()
+    }
+
+    /// Documents of terms counted before, each with `fields` still to read.
+    fn counted_docs<'a>(counted: &'a [Counted], fields: Fields<'a>) -> Vec<Doc<'a>> {
+        counted
+            .iter()
+            .map(|counted| Doc {
+                fields: fields.clone(),
+                counted: Some(counted),
+            })
+            .collect()
+    }
+
     const RELEASE: &[(&str, f32)] = &[
         ("release checklist", 2.0),
         ("Tag, build, publish the crate.", 1.0),
@@ -498,17 +517,8 @@ mod tests {
             &[("cloud costs", 3.0), ("the sql of billing", 1.0)],
         ];
         let mut vocabulary = Vocabulary::default();
-        let counted: Vec<Counted> = texts
-            .iter()
-            .map(|fields| vocabulary.count(&fields.to_vec()))
-            .collect();
-        let docs: Vec<Doc<'_>> = counted
-            .iter()
-            .map(|counted| Doc {
-                fields: Vec::new(),
-                counted: Some(counted),
-            })
-            .collect();
+        let counted = count_all(texts, &mut vocabulary);
+        let docs = counted_docs(&counted, Vec::new());
         assert_eq!(
             rank("list the Cloud SQL instances", &docs, &vocabulary)[0].doc,
             0
@@ -573,17 +583,8 @@ mod tests {
     fn counted_documents_rank_as_their_text() {
         let texts = [RELEASE, FLAKY, MIGRATIONS];
         let mut vocabulary = Vocabulary::default();
-        let counted: Vec<Counted> = texts
-            .iter()
-            .map(|fields| vocabulary.count(&fields.to_vec()))
-            .collect();
-        let docs: Vec<Doc<'_>> = counted
-            .iter()
-            .map(|counted| Doc {
-                fields: vec![("a title", 3.0)],
-                counted: Some(counted),
-            })
-            .collect();
+        let counted = count_all(&texts, &mut vocabulary);
+        let docs = counted_docs(&counted, vec![("a title", 3.0)]);
         let as_text: Vec<Doc<'_>> = texts
             .iter()
             .map(|fields| {

@@ -371,7 +371,13 @@ fn a_memory_shown_as_a_line_comes_later_with_its_body_and_never_twice_the_same_w
 fn settings_set_the_limits_and_the_sensitivity() {
     let env = store(&DEPLOYS);
     let settings = env.home.join(".claude/settings.json");
-    let bodies = |tiers: &[(String, String)]| tiers.iter().filter(|(_, t)| t == "body").count();
+    // A body counts two, a line one.
+    let weight = |tiers: &[(String, String)]| {
+        tiers
+            .iter()
+            .map(|(_, t)| if t == "body" { 2 } else { 1 })
+            .sum::<usize>()
+    };
     let tiers = |env: &TestEnv, prompt: &str| -> Vec<(String, String)> {
         outcomes(&env.ok(&["recall", "--json", prompt]).json())
             .into_iter()
@@ -393,13 +399,31 @@ fn settings_set_the_limits_and_the_sensitivity() {
     std::fs::write(&settings, r#"{"memdir": {"recall": {"memories": 1}}}"#).expect("settings");
     assert_eq!(tiers(&env, BOTH_TIERS), default[..1]);
     // Sensitivity: 0 asks more of a memory, 1 less.
+    let bar = |env: &TestEnv| {
+        let limits = &env.ok(&["recall", "--json", BOTH_TIERS]).json()["limits"];
+        (
+            limits["bar"]["body"].as_f64(),
+            limits["bar"]["line"].as_f64(),
+        )
+    };
+    let (body, line) = bar(&env);
     std::fs::write(&settings, r#"{"memdir": {"recall": {"sensitivity": 0}}}"#).expect("settings");
     let quiet = tiers(&env, BOTH_TIERS);
+    let (quiet_body, quiet_line) = bar(&env);
     std::fs::write(&settings, r#"{"memdir": {"recall": {"sensitivity": 1}}}"#).expect("settings");
     let eager = tiers(&env, BOTH_TIERS);
+    let (eager_body, eager_line) = bar(&env);
     assert!(
-        bodies(&quiet) < bodies(&default) && bodies(&default) < bodies(&eager),
+        weight(&quiet) <= weight(&default) && weight(&default) < weight(&eager),
         "{quiet:?} {default:?} {eager:?}"
+    );
+    assert!(
+        quiet_body > body && body > eager_body,
+        "{quiet_body:?} {body:?} {eager_body:?}"
+    );
+    assert!(
+        quiet_line > line && line > eager_line,
+        "{quiet_line:?} {line:?} {eager_line:?}"
     );
     // The switches still work beside them, and bad values are skipped with a warning.
     std::fs::write(
