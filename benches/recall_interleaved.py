@@ -12,7 +12,6 @@ Usage: benches/recall_interleaved.py BEFORE AFTER [N [ROUNDS]]   (default N 1000
 """
 import json
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -20,6 +19,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import recall_store  # noqa: E402  (beside this file)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 DEV = os.path.join(ROOT, "fixtures", "recall", "dev", "store-d")
@@ -30,19 +33,7 @@ ENV = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1",
 
 
 def make_store(dst, n):
-    src = os.path.join(DEV, "memory")
-    os.makedirs(dst)
-    names = sorted(f[:-3] for f in os.listdir(src) if f.endswith(".md") and f != "MEMORY.md")
-    index = []
-    for i in range(n):
-        base = names[i % len(names)]
-        name = base if i < len(names) else f"{base}-{i // len(names)}"
-        text = open(os.path.join(src, base + ".md"), encoding="utf-8").read()
-        text = re.sub(r"^name: .*$", f"name: {name}", text, count=1, flags=re.M)
-        open(os.path.join(dst, name + ".md"), "w", encoding="utf-8").write(text)
-        desc = re.search(r"^description: (.*)$", text, re.M).group(1)
-        index.append(f"- [{name}]({name}.md) \u2014 {desc}\n")
-    open(os.path.join(dst, "MEMORY.md"), "w", encoding="utf-8").write("".join(index))
+    recall_store.make(dst, n)
     shutil.copytree(os.path.join(DEV, "team"), os.path.join(dst, "team"))
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "seed"]):
         subprocess.run(["git", "-C", dst, *args], check=True, env=ENV)
