@@ -181,7 +181,8 @@ impl Cli {
             Command::Save(a) => a.json,
             Command::Edit(a) => a.json,
             Command::Rm(a) => a.json,
-            Command::Recall(_) | Command::Mcp(_) => false,
+            Command::Recall(a) => a.json,
+            Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
@@ -361,6 +362,8 @@ pub struct Resolved {
     pub recall_prompt: bool,
     /// Whether the SessionStart hook adds the team index (`memdir.recall`).
     pub recall_session_start: bool,
+    /// What the prompt hook may add (`memdir.recall`).
+    pub recall_limits: crate::settings::RecallLimits,
 }
 
 impl Ctx {
@@ -402,6 +405,7 @@ impl Ctx {
             extract_every: settings.extract_every(),
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
+            recall_limits: settings.recall_limits(),
             location,
         })
     }
