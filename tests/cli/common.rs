@@ -367,29 +367,11 @@ impl TestEnv {
     }
 
     /// Run memdir with `args` with its stdout and stderr on a pseudo-terminal (util-linux's
-    /// `script`), as a person at a terminal sees it; what the terminal was sent.
+    /// `script`), as a person at a terminal sees it; what the terminal was sent. It must succeed.
     pub fn on_terminal(&self, args: &[&str]) -> String {
-        let quote = |word: &str| format!("'{}'", word.replace('\'', "'\\''"));
-        let mut line = quote(&Self::binary().display().to_string());
-        for arg in args {
-            line.push(' ');
-            line.push_str(&quote(arg));
-        }
-        let mut script = std::process::Command::new("/usr/bin/script");
-        script
-            .args(["-qec", &line, "/dev/null"])
-            .env_clear()
-            .current_dir(&self.project)
-            .stdin(std::process::Stdio::null());
-        for (k, v) in &self.vars {
-            script.env(k, v);
-        }
-        let out = script.output().expect("util-linux script runs");
-        assert!(
-            out.status.success(),
-            "memdir {args:?} on a terminal: {out:?}"
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let run = self.on_terminal_with(args, &[], "");
+        assert_eq!(run.code, 0, "memdir {args:?} on a terminal: {}", run.stdout);
+        run.stdout
     }
 
     /// Run memdir with `args` on a pseudo-terminal (util-linux's `script`: stdin, stdout and
@@ -512,6 +494,17 @@ impl TestEnv {
     /// The memory dir memdir resolves for this environment.
     pub fn memory_dir(&self) -> PathBuf {
         PathBuf::from(self.ok(&["path"]).stdout.trim_end())
+    }
+
+    /// `memdir save` of the memory many tests start from: `role`, a user memory, "Backend
+    /// engineer", "I own the deploy scripts."
+    pub fn save_role(&self) -> Run {
+        self.save(
+            "user",
+            "role",
+            "Backend engineer",
+            "I own the deploy scripts.",
+        )
     }
 
     /// `memdir save` with a body, required to succeed.

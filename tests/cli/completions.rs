@@ -47,12 +47,7 @@ fn bash_completes(env: &TestEnv, line: &str) -> Vec<String> {
 
 fn store() -> TestEnv {
     let env = TestEnv::new();
-    env.save(
-        "user",
-        "role",
-        "Backend engineer",
-        "I own the deploy scripts.",
-    );
+    env.save_role();
     env.save(
         "project",
         "release-freeze",
@@ -102,12 +97,7 @@ fn bash_completes_team_memory_names_with_team() {
     let remote = bare_remote(&origin.root);
     let mate = Mate::join(&remote);
     mate.save("deploy-window", "Deploys happen on Tuesdays.");
-    mate.env.save(
-        "user",
-        "role",
-        "Backend engineer",
-        "I own the deploy scripts.",
-    );
+    mate.env.save_role();
     for line in [
         "memdir --team show d",
         "memdir show --team d",

@@ -77,12 +77,7 @@ fn an_empty_listing_names_the_memory_dir_on_a_terminal_and_prints_nothing_in_a_p
             "{args:?}"
         );
     }
-    env.save(
-        "user",
-        "role",
-        "Backend engineer",
-        "I own the deploy scripts.",
-    );
+    env.save_role();
     let shown = env.on_terminal_with(&["list", "--type", "feedback"], &[], "");
     assert!(
         env.normalised(&shown.stdout)

@@ -17,12 +17,7 @@ const TERM: (&str, &str) = ("TERM", "xterm-256color");
 /// A store with one memory saved, then updated: a log of two commits and a diff between them.
 fn store() -> TestEnv {
     let env = TestEnv::new();
-    env.save(
-        "user",
-        "role",
-        "Backend engineer",
-        "I own the deploy scripts.",
-    );
+    env.save_role();
     env.save(
         "user",
         "role",
@@ -109,12 +104,7 @@ fn no_color_and_color_never_turn_it_off_on_a_terminal_and_color_always_turns_it_
     // CLICOLOR_FORCE colours a pipe; NO_COLOR beats it; --color never beats both.
     let mut forced = TestEnv::new();
     forced.set_var("CLICOLOR_FORCE", "1");
-    forced.save(
-        "user",
-        "role",
-        "Backend engineer",
-        "I own the deploy scripts.",
-    );
+    forced.save_role();
     assert!(forced.ok(&["log"]).stdout.starts_with("\u{1b}[33m"));
     assert!(!forced.ok(&["log", "--color", "never"]).stdout.contains(ESC));
     forced.set_var("NO_COLOR", "1");
