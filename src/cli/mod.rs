@@ -182,11 +182,11 @@ impl Cli {
             Command::Edit(a) => a.json,
             Command::Rm(a) => a.json,
             Command::Recall(a) => a.json,
+            Command::Init(a) => a.json,
             Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
-            Command::Init(_)
-            | Command::Rollback(_)
+            Command::Rollback(_)
             | Command::Undo(_)
             | Command::Restore(_)
             | Command::MergeIndex(_)

@@ -31,7 +31,7 @@ pub struct PromoteArgs {
     /// The branch to write [default: memdir/promote/<name>].
     #[arg(long, value_name = "NAME")]
     pub branch: Option<String>,
-    /// Print JSON: {memory, type, kind, outcome, repo, file, path, branch, target_branch,
+    /// Print JSON: {name, type, kind, outcome, repo, file, path, branch, target_branch,
     /// commit, base, patch, diff, command}.
     #[arg(long)]
     pub json: bool,

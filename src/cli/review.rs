@@ -14,7 +14,7 @@ use crate::stack::Scope;
 /// ambiguous, no action. Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason}]}, in the
+    /// Print JSON: {proposals: [{group, kind, layer, name | path, target, reason}]}, in the
     /// order of the groups above.
     #[arg(long)]
     pub json: bool,

@@ -16,8 +16,24 @@ use crate::repo::message::HistoryEntry;
 pub struct Changed<'a> {
     pub name: &'a str,
     pub memory_type: Option<MemoryType>,
-    /// `saved`, `updated`, `unchanged`, `removed`, `restored`.
+    /// `saved`, `updated`, `unchanged`, `removed`, `restored`, `adopted`.
     pub change: &'static str,
+}
+
+/// The memories `entries` (an adoption's commits) adopted: those whose subject names a memory of
+/// a type (`adopt(reference): board`), not the index alone (`adopt(index): MEMORY.md`).
+fn adopted(entries: &[HistoryEntry]) -> Vec<Changed<'_>> {
+    entries
+        .iter()
+        .filter_map(|entry| {
+            let (_, kind, name) = entry.op_type_name()?;
+            Some(Changed {
+                name,
+                memory_type: Some(kind.parse().ok()?),
+                change: "adopted",
+            })
+        })
+        .collect()
 }
 
 /// A commit as every `--json` shows one: its full id, what it did, when.
@@ -30,6 +46,19 @@ pub fn commit_json(entry: &HistoryEntry) -> Value {
         "session": entry.trailer("Session"),
         "time": format_time(entry.time),
     })
+}
+
+/// The `--json` of a command whose only writes are an adoption (`init`, `snapshot`): its
+/// commits and the memories they adopted.
+pub fn adoption_json(repo: &MemoryRepo, adoption: &Adoption) -> Result<Value, Error> {
+    let entries = adoption
+        .commits
+        .iter()
+        .map(|(id, _)| repo.history_entry(*id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let commits: Vec<Value> = entries.iter().map(commit_json).collect();
+    let memories = memories_json(&adopted(&entries));
+    Ok(json!({ "commits": commits, "memories": memories }))
 }
 
 /// The `--json` of a write: `adoption`'s commits, then `commits`, and the memories changed.
@@ -46,7 +75,11 @@ pub fn written_json(
         .chain(commits)
         .map(|id| Ok(commit_json(&repo.history_entry(id)?)))
         .collect::<Result<Vec<Value>, Error>>()?;
-    let memories: Vec<Value> = memories
+    Ok(json!({ "commits": commits, "memories": memories_json(memories) }))
+}
+
+fn memories_json(memories: &[Changed<'_>]) -> Vec<Value> {
+    memories
         .iter()
         .map(|m| {
             json!({
@@ -56,6 +89,5 @@ pub fn written_json(
                 "change": m.change,
             })
         })
-        .collect();
-    Ok(json!({ "commits": commits, "memories": memories }))
+        .collect()
 }

@@ -86,6 +86,24 @@ pub struct Proposal {
     pub reconciled: Option<Reconciled>,
 }
 
+impl Proposal {
+    /// The record as `--json` shows it, in the vocabulary of every command (ARCHITECTURE.md,
+    /// "JSON field names"): the memory's name is `name` (the record on disk keeps `memory`, so
+    /// records written before read the same).
+    pub fn to_json(&self) -> serde_json::Value {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(record)) => record
+                .into_iter()
+                .map(|(key, value)| match key.as_str() {
+                    "memory" => ("name".to_string(), value),
+                    _ => (key, value),
+                })
+                .collect(),
+            _ => serde_json::Value::Null,
+        }
+    }
+}
+
 /// What `--reconcile` did with a merged promotion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reconciled {
@@ -129,7 +147,7 @@ pub struct Checked {
 impl Checked {
     /// The JSON object of `proposals --json`.
     pub fn to_json(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(&self.proposal).unwrap_or_default();
+        let mut value = self.proposal.to_json();
         value["status"] = self.status.as_str().into();
         value["reason"] = match &self.status {
             Status::Stale(reason) => reason.as_str().into(),
@@ -393,7 +411,7 @@ impl Reconciliation {
     /// The JSON object of `proposals --reconcile --json`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
-            "memory": self.memory,
+            "name": self.memory,
             "commit": self.commit.map(|c| c.to_string()),
             "merge": self.merge.map(|m| m.to_string()),
             "note": self.note,

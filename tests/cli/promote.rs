@@ -99,7 +99,7 @@ fn proposals(env: &TestEnv) -> Vec<serde_json::Value> {
 
 fn status_of<'a>(list: &'a [serde_json::Value], memory: &str) -> &'a serde_json::Value {
     list.iter()
-        .find(|p| p["memory"] == memory)
+        .find(|p| p["name"] == memory)
         .unwrap_or_else(|| panic!("no proposal for {memory}: {list:?}"))
 }
 
@@ -721,7 +721,7 @@ fn proposals_are_open_merged_or_stale_and_reconcile_is_idempotent() {
         .as_array()
         .expect("array")
         .iter()
-        .map(|r| r["memory"].as_str().expect("name"))
+        .map(|r| r["name"].as_str().expect("name"))
         .collect();
     assert_eq!(retired, ["merged-one", "squashed-one"]);
     assert_eq!(subjects(&memory).len(), before + 2);

@@ -80,7 +80,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
             *exercised.entry(want_label.clone()).or_insert(0) += 1;
             let got = proposals
                 .iter()
-                .find(|p| p["memory"] == want.memory.as_str())
+                .find(|p| p["name"] == want.memory.as_str())
                 .map(|p| label(p["group"].as_str().unwrap_or("?"), p["kind"].as_str()));
             if got.as_deref() == Some(want_label.as_str()) {
                 right += 1;
@@ -115,10 +115,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
         // Never a promotion of a secret or a relative date, whatever the labels say.
         for p in proposals {
             let group = p["group"].as_str().unwrap_or("");
-            let Some(memory) = p["memory"]
-                .as_str()
-                .filter(|_| group.starts_with("promote"))
-            else {
+            let Some(memory) = p["name"].as_str().filter(|_| group.starts_with("promote")) else {
                 continue;
             };
             let text =

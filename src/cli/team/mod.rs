@@ -26,6 +26,9 @@ pub enum TeamCommand {
         /// The remote, as git takes it (ssh, https, a path).
         #[arg(long, value_name = "URL")]
         remote: String,
+        /// Print JSON: {path, remote}.
+        #[arg(long)]
+        json: bool,
     },
     /// Ahead, behind, conflicts kept, last sync (no network).
     Status {
@@ -48,7 +51,7 @@ pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Er
     let memory_dir = resolved.location.dir.clone();
     let dir = team_dir(&memory_dir);
     match &args.command {
-        TeamCommand::Init { remote } => init::run(&memory_dir, &dir, remote, output),
+        TeamCommand::Init { remote, json } => init::run(&memory_dir, &dir, remote, *json, output),
         TeamCommand::Status { json } => status::run(&dir, *json, output),
         TeamCommand::Sync { json } => sync::run(&dir, *json, output),
     }
@@ -57,8 +60,9 @@ pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Er
 impl TeamArgs {
     pub(crate) fn wants_json(&self) -> bool {
         match &self.command {
-            TeamCommand::Init { .. } => false,
-            TeamCommand::Status { json } | TeamCommand::Sync { json } => *json,
+            TeamCommand::Init { json, .. }
+            | TeamCommand::Status { json }
+            | TeamCommand::Sync { json } => *json,
         }
     }
 }

@@ -174,7 +174,7 @@ impl Promoted {
     /// The JSON object of `promote --json`: the record, the outcome, the diff and
     /// [`Self::next_command`].
     pub fn to_json(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(&self.proposal).unwrap_or_default();
+        let mut value = self.proposal.to_json();
         value["outcome"] = self.outcome.as_str().into();
         value["diff"] = self.diff.clone().into();
         value["command"] = self
