@@ -45,6 +45,12 @@ pub fn last_saved(history: &[HistoryEntry]) -> std::collections::HashMap<String,
     out
 }
 
+/// Now, as every time memdir writes is written (ARCHITECTURE.md, "JSON field names"): RFC 3339
+/// to the second, in this machine's offset, as git records a commit's time.
+pub fn now() -> String {
+    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+}
+
 /// RFC 3339 in the committer's own offset.
 pub fn format_time((seconds, offset): (i64, i32)) -> String {
     chrono::FixedOffset::east_opt(offset)

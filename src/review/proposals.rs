@@ -460,7 +460,7 @@ pub fn reconcile(store: &mut Store) -> Result<Vec<Reconciliation>, ProposalError
         updated.reconciled = Some(Reconciled {
             commit: commit.map(|c| c.to_string()),
             merge: merge_hex,
-            time: chrono::Local::now().to_rfc3339(),
+            time: crate::memory::age::now(),
             note: note.clone(),
         });
         save(&memory_dir, &updated)?;

@@ -312,7 +312,7 @@ pub fn promote(places: &Places, request: &Request<'_>) -> Result<Promoted, Promo
         base: None,
         patch: None,
         base_dir: None,
-        time: chrono::Local::now().to_rfc3339(),
+        time: crate::memory::age::now(),
         memory_blob,
         rule: source.rule.text().to_string(),
         reconciled: None,
