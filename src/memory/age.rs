@@ -51,6 +51,15 @@ pub fn now() -> String {
     chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
 }
 
+/// `text`, a time as memdir wrote it before it wrote every time as [`now`] does (in UTC as `Z`,
+/// or to the nanosecond), as `now` writes it; `None` when it is not RFC 3339.
+pub fn as_written_now(text: &str) -> Option<String> {
+    chrono::DateTime::parse_from_rfc3339(text).ok().map(|t| {
+        t.with_timezone(&chrono::Local)
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+    })
+}
+
 /// RFC 3339 in the committer's own offset.
 pub fn format_time((seconds, offset): (i64, i32)) -> String {
     chrono::FixedOffset::east_opt(offset)

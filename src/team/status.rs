@@ -20,7 +20,7 @@ fn state_file(dir: &Path) -> PathBuf {
 
 /// Remember that a sync of the team memory at `dir` just ended well.
 pub fn record_sync(dir: &Path) -> Result<(), TeamError> {
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let now = crate::memory::age::now();
     Ok(crate::atomic::write(
         &state_file(dir),
         serde_json::json!({ "last_sync": now })
@@ -66,7 +66,11 @@ pub fn status(dir: &Path) -> Result<Status, TeamError> {
     let last_sync = crate::input::read_regular(&state_file(dir), STATE_FILE_BYTES)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .and_then(|v| v["last_sync"].as_str().map(str::to_string));
+        .and_then(|v| {
+            v["last_sync"]
+                .as_str()
+                .and_then(crate::memory::age::as_written_now)
+        });
     Ok(Status {
         branch,
         ahead,
