@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use memdir::repo::MemoryRepo;
 use memdir::memory::merge::{Conflict, merge_trees};
+use memdir::repo::MemoryRepo;
 
 use crate::common::{TestEnv, assert_git_clean, git};
 
