@@ -365,13 +365,13 @@ fn the_history_cache_follows_every_change_to_history() {
 }
 
 /// After team syncs (fast-forwards and merges of what teammates pushed), team `log` reads the
-/// cache and still says what git says.
+/// cache and still says what git says: every commit, each before its parents.
 #[test]
 fn the_history_cache_follows_team_syncs() {
     let root = tempfile::tempdir().expect("tempdir");
     let remote = bare_remote(root.path());
     let (a, b) = (Mate::join(&remote), Mate::join(&remote));
-    let log_of = |mate: &Mate| -> Vec<String> {
+    let log_of = |mate: &Mate, _first_parent: bool| -> Vec<String> {
         mate.env
             .ok(&["log", "--team", "--json"])
             .json()
@@ -381,20 +381,31 @@ fn the_history_cache_follows_team_syncs() {
             .map(|e| e["commit"].as_str().unwrap_or("").to_string())
             .collect()
     };
-    let git_ids = |mate: &Mate| -> Vec<String> {
-        git(&mate.team, &["log", "--first-parent", "--format=%H"])
+    let agrees = |mate: &Mate, when: &str| {
+        let all = log_of(mate, false);
+        let mut theirs: Vec<String> = git(&mate.team, &["log", "--format=%H"])
             .lines()
             .map(str::to_string)
-            .collect()
+            .collect();
+        let mut ours = all.clone();
+        ours.sort();
+        theirs.sort();
+        assert_eq!(ours, theirs, "{when}: every commit");
+        for (n, commit) in all.iter().enumerate() {
+            for parent in git(&mate.team, &["rev-parse", &format!("{commit}^@")]).lines() {
+                let at = all.iter().position(|c| c == parent).expect("parent listed");
+                assert!(at > n, "{when}: {parent} listed before its child {commit}");
+            }
+        }
     };
     a.save("deploy", "Deploys on Fridays.");
     a.sync();
     b.save("style", "Tabs, not spaces.");
-    assert_eq!(log_of(&b), git_ids(&b), "before b's sync");
+    agrees(&b, "before b's sync");
     b.sync(); // a merge of a's work
-    assert_eq!(log_of(&b), git_ids(&b), "after a merge");
+    agrees(&b, "after a merge");
     a.sync(); // a fast-forward to b's merge
-    assert_eq!(log_of(&a), git_ids(&a), "after a fast-forward");
+    agrees(&a, "after a fast-forward");
     assert_git_clean(&a.team);
     assert_git_clean(&b.team);
 }

@@ -44,6 +44,8 @@ impl Store {
         session: Option<&str>,
     ) -> Result<Adoption, StoreError> {
         let mut adoption = Adoption::default();
+        // What someone else wrote is an operation of its own, never part of one open here.
+        let _own = crate::repo::operation::set_aside(&self.dir);
         let work = &state.work;
         if state.unreadable.contains(INDEX_FILE) {
             // Never take an index memdir will not read for a deleted one.
@@ -219,6 +221,7 @@ impl Store {
         let bytes = self.read(file)?;
         let (memory_type, description, name) =
             self.describe(file, &bytes, &mut Adoption::default());
+        let _own = crate::repo::operation::set_aside(&self.dir);
         let message = commit_message(Op::Adopt, memory_type, &name, &description, session);
         let mut tree = state.tree.clone();
         let id = self.repo.write_blob(&bytes)?;
