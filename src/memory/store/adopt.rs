@@ -62,8 +62,7 @@ impl Store {
             Some(w) if state.tree.get(INDEX_FILE.as_bytes()).map(|e| e.1) == Some(w.id) => {
                 head_index_text.clone()
             }
-            Some(_) => String::from_utf8(self.read(INDEX_FILE)?)
-                .map_err(|_| StoreError::IndexNotUtf8(self.dir.join(INDEX_FILE)))?,
+            Some(_) => index_text(&self.dir, self.read(INDEX_FILE)?)?,
             None => String::new(),
         };
         let linked: BTreeSet<String> = Index::parse(&work_index_text)
