@@ -50,37 +50,6 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
 }
 
 #[test]
-fn undo_rolls_back_the_newest_memdir_commit_only() {
-    let env = TestEnv::new();
-    env.save("user", "role", "Backend engineer", "Backend.");
-    env.save("user", "role", "Backend and Rust", "Backend, Rust.");
-    let dir = env.memory_dir();
-    env.ok(&["undo"]);
-    assert_eq!(git(&dir, &["diff", "HEAD~2", "HEAD"]), "");
-    assert!(
-        std::fs::read_to_string(dir.join("role.md"))
-            .expect("role")
-            .contains("Backend.\n")
-    );
-    assert_git_clean(&dir);
-
-    // Pending changes: refused, nothing changed.
-    std::fs::write(
-        dir.join("role.md"),
-        "---\nname: role\ndescription: x\ntype: user\n---\nEdited.\n",
-    )
-    .expect("edit");
-    env.fails(&["undo"], 2, "run `memdir snapshot` first");
-    env.ok(&["snapshot"]);
-
-    // A commit memdir did not make: refused.
-    std::fs::write(dir.join("notes.txt"), "by hand\n").expect("write");
-    git(&dir, &["add", "notes.txt"]);
-    git(&dir, &["commit", "-qm", "by hand"]);
-    env.fails(&["undo"], 2, "was not made by memdir");
-}
-
-#[test]
 fn restore_brings_back_a_deleted_memory_byte_for_byte() {
     let env = TestEnv::new();
     env.ok(&[
@@ -365,15 +334,20 @@ fn the_history_cache_follows_every_change_to_history() {
 }
 
 /// After team syncs (fast-forwards and merges of what teammates pushed), team `log` reads the
-/// cache and still says what git says: every commit, each before its parents.
+/// cache and still says what git says: every commit, each before its parents, and with
+/// `--first-parent` the commits made on the branch.
 #[test]
 fn the_history_cache_follows_team_syncs() {
     let root = tempfile::tempdir().expect("tempdir");
     let remote = bare_remote(root.path());
     let (a, b) = (Mate::join(&remote), Mate::join(&remote));
-    let log_of = |mate: &Mate, _first_parent: bool| -> Vec<String> {
+    let log_of = |mate: &Mate, first_parent: bool| -> Vec<String> {
+        let mut args = vec!["log", "--team", "--json"];
+        if first_parent {
+            args.push("--first-parent");
+        }
         mate.env
-            .ok(&["log", "--team", "--json"])
+            .ok(&args)
             .json()
             .as_array()
             .expect("array")
@@ -382,6 +356,11 @@ fn the_history_cache_follows_team_syncs() {
             .collect()
     };
     let agrees = |mate: &Mate, when: &str| {
+        let first_parent: Vec<String> = git(&mate.team, &["log", "--first-parent", "--format=%H"])
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(log_of(mate, true), first_parent, "{when}");
         let all = log_of(mate, false);
         let mut theirs: Vec<String> = git(&mate.team, &["log", "--format=%H"])
             .lines()
