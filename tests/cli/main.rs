@@ -46,4 +46,5 @@ mod team;
 mod transcripts;
 mod truncate;
 mod undo;
+mod undo_property;
 mod verify;
