@@ -165,29 +165,16 @@ impl Store {
         let mut index = Index::parse(&read_index(&self.dir)?);
         for (_, line) in self.drifted(&index.clone(), state, &history)? {
             index.upsert(&line);
-            let index_text = index.render();
             let file = line.file_name().to_string();
-            let message = commit_message(
-                Op::Update,
-                "index",
-                INDEX_FILE,
-                &format!("the line for {file} says its description again (memdir doctor --fix)"),
-                None,
-            );
-            let commit = self.write_and_commit(
+            let hook = line.hook.as_deref().unwrap_or_default();
+            out.push(self.commit_index_fix(
                 state,
-                &[(INDEX_FILE, Some(index_text.as_bytes()), "")],
-                &message,
-            )?;
-            out.push(Finding {
-                kind: Kind::Drift,
-                subject: file,
-                detail: format!(
-                    "index line now says {:?}",
-                    line.hook.as_deref().unwrap_or_default()
-                ),
-                fixed: Some(commit),
-            });
+                &index,
+                Kind::Drift,
+                file.clone(),
+                format!("index line now says {hook:?}"),
+                &format!("the line for {file} says its description again"),
+            )?);
         }
         Ok(out)
     }
@@ -207,28 +194,46 @@ impl Store {
             .collect();
         for file in dangling {
             index.remove(&file);
-            let index_text = index.render();
-            let message = commit_message(
-                Op::Update,
-                "index",
-                INDEX_FILE,
-                &format!(
-                    "dropped the line for {file}, which does not exist and no commit holds (memdir doctor --fix)"
-                ),
-                None,
-            );
-            let commit = self.write_and_commit(
+            let why =
+                format!("dropped the line for {file}, which does not exist and no commit holds");
+            out.push(self.commit_index_fix(
                 state,
-                &[(INDEX_FILE, Some(index_text.as_bytes()), "")],
-                &message,
-            )?;
-            out.push(Finding {
-                kind: Kind::Dangling,
-                subject: file,
-                detail: "line dropped".into(),
-                fixed: Some(commit),
-            });
+                &index,
+                Kind::Dangling,
+                file,
+                "line dropped".into(),
+                &why,
+            )?);
         }
         Ok(out)
+    }
+
+    /// Commit `index` as `MEMORY.md`, an `update(index)` commit saying `why`, and the finding
+    /// it fixed.
+    fn commit_index_fix(
+        &mut self,
+        state: &mut State,
+        index: &Index,
+        kind: Kind,
+        subject: String,
+        detail: String,
+        why: &str,
+    ) -> Result<Finding, StoreError> {
+        let message = commit_message(
+            Op::Update,
+            "index",
+            INDEX_FILE,
+            &format!("{why} (memdir doctor --fix)"),
+            None,
+        );
+        let text = index.render();
+        let commit =
+            self.write_and_commit(state, &[(INDEX_FILE, Some(text.as_bytes()), "")], &message)?;
+        Ok(Finding {
+            kind,
+            subject,
+            detail,
+            fixed: Some(commit),
+        })
     }
 }
