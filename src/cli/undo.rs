@@ -34,10 +34,7 @@ pub fn run(ctx: &Ctx, args: &UndoArgs, output: &mut Output<'_>) -> Result<(), Er
     let session = validate_session(args.session.as_deref())?;
     let mut store = ctx.open_for_write(output)?;
     let undone = crate::history::revert::undo(&mut store, session)?;
-    let headline = match session {
-        Some(session) => format!("undid session {session}:{}", listed(&undone.operations)),
-        None => format!("undid {}", listed(&undone.operations).trim_start()),
-    };
+    let headline = listed("undid", &undone.operations);
     report(
         output,
         &store.repo,
@@ -51,10 +48,7 @@ pub fn run(ctx: &Ctx, args: &UndoArgs, output: &mut Output<'_>) -> Result<(), Er
 pub fn run_redo(ctx: &Ctx, args: &RedoArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let mut store = ctx.open_for_write(output)?;
     let redone = crate::history::revert::redo(&mut store)?;
-    let headline = match redone.operations.as_slice() {
-        [op] => format!("redid {}", op.description),
-        ops => format!("redid {} operations:{}", ops.len(), listed(ops)),
-    };
+    let headline = listed("redid", &redone.operations);
     report(
         output,
         &store.repo,
@@ -65,14 +59,15 @@ pub fn run_redo(ctx: &Ctx, args: &RedoArgs, output: &mut Output<'_>) -> Result<(
     )
 }
 
-/// One operation: its description; several: one indented line each with its id.
-fn listed(ops: &[Operation]) -> String {
+/// `<verb> <description>` for one operation; for several, one such line each, with its id.
+fn listed(verb: &str, ops: &[Operation]) -> String {
     match ops {
-        [op] => format!(" {}", op.description),
+        [op] => format!("{verb} {}", op.description),
         ops => ops
             .iter()
-            .map(|op| format!("\n  {} {}", short(&op.id), op.description))
-            .collect(),
+            .map(|op| format!("{verb} {} {}", short(&op.id), op.description))
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
