@@ -15,8 +15,9 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
     env.save("project", "ci", "CI on push", "CI.");
     let before = subjects(&dir).len();
 
+    // It says what it added, changed and removed (it used to say only the commit).
     let run = env.ok(&["rollback", &target[..10]]);
-    assert!(run.stdout.starts_with("rolled back to "), "{}", run.stdout);
+    insta::assert_snapshot!("rollback_plain", run.stdout);
     assert_eq!(
         git(&dir, &["diff", &target, "HEAD"]),
         "",
@@ -41,6 +42,24 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
             .contains("nothing to change")
     );
     assert_eq!(subjects(&dir).len(), before + 1);
+    let json = env.ok(&["rollback", "HEAD~1", "--json"]).json();
+    assert_eq!(json["target"], git(&dir, &["rev-parse", "HEAD~2"]).trim());
+    assert_eq!(json["commit"], git(&dir, &["rev-parse", "HEAD"]).trim());
+    let changes: Vec<String> = json["memories"]
+        .as_array()
+        .expect("memories")
+        .iter()
+        .map(|m| format!("{} {} {}", m["change"], m["file"], m["type"]))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            r#""added" "ci.md" "project""#,
+            r#""removed" "lint.md" "feedback""#,
+            r#""changed" "role.md" "user""#
+        ]
+    );
+    assert_git_clean(&dir);
     // An unknown revision is bad input.
     env.fails(
         &["rollback", "no-such-rev"],
