@@ -376,3 +376,39 @@ fn a_team_merge_is_an_operation_and_teammates_show_in_log() {
     assert!(b.team.join("deploy.md").is_file());
     assert_git_clean(&b.team);
 }
+
+/// The stack is in git: a clone made with the real git, and a store whose history cache is
+/// gone, read the same operations, the same undone, and the clone's `undo` goes on from there.
+#[test]
+fn the_undo_stack_lives_in_git_and_travels_with_it() {
+    let env = TestEnv::new();
+    for name in ["a", "b", "c"] {
+        env.save("user", name, &format!("About {name}"), &format!("{name}."));
+    }
+    env.ok(&["undo"]);
+    env.ok(&["undo"]);
+    env.ok(&["redo"]);
+    let dir = env.memory_dir();
+    let ops = env.ok(&["op", "log", "--json"]).json();
+    std::fs::remove_file(dir.join(".git/memdir/history")).expect("cache");
+    assert_eq!(env.ok(&["op", "log", "--json"]).json(), ops);
+
+    let clone = env.root.join("clone");
+    git(
+        &env.root,
+        &["clone", "-q", dir.to_str().expect("utf-8"), "clone"],
+    );
+    let there = clone.to_str().expect("utf-8");
+    assert_eq!(
+        env.ok(&["--memory-dir", there, "op", "log", "--json"])
+            .json(),
+        ops
+    );
+    env.ok(&["--memory-dir", there, "undo"]);
+    holds(&clone, &["a"]);
+    env.ok(&["--memory-dir", there, "redo"]);
+    holds(&clone, &["a", "b"]);
+    env.ok(&["--memory-dir", there, "redo"]);
+    holds(&clone, &["a", "b", "c"]);
+    assert_git_clean(&clone);
+}
