@@ -339,9 +339,9 @@ pub struct PastVersion {
     pub deleted: bool,
 }
 
-/// Every version of a topic file in the first-parent history of `dir` that HEAD's tree does not
-/// hold, newest first, each at the newest commit holding it. A version over the size cap of a
-/// topic file, or that does not parse, is left out.
+/// Every version of a topic file in the history of `dir` (merged work too) that HEAD's tree does
+/// not hold, newest first, each at the newest commit holding it. A version over the size cap of
+/// a topic file, or that does not parse, is left out.
 pub fn past_versions(dir: &Path) -> Result<Vec<PastVersion>, StoreError> {
     if !crate::repo::has_repository(dir)? {
         return Ok(Vec::new());
