@@ -150,7 +150,8 @@ impl Cli {
             Command::Revert(a) => a.json,
             Command::Restore(a) => a.json,
             Command::Op(a) => a.wants_json(),
-            Command::Recall(_) | Command::Mcp(_) => false,
+            Command::Recall(a) => a.json,
+            Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
@@ -301,6 +302,8 @@ pub struct Resolved {
     pub recall_prompt: bool,
     /// Whether the SessionStart hook adds the team index (`memdir.recall`).
     pub recall_session_start: bool,
+    /// What the prompt hook may add (`memdir.recall`).
+    pub recall_limits: crate::settings::RecallLimits,
 }
 
 impl Ctx {
@@ -342,6 +345,7 @@ impl Ctx {
             extract_every: settings.extract_every(),
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
+            recall_limits: settings.recall_limits(),
             location,
         })
     }

@@ -37,6 +37,7 @@ mod quality;
 mod recall;
 mod recall_cache;
 mod recall_quality;
+mod recall_tiers;
 mod revert;
 mod review;
 mod save;
