@@ -63,7 +63,7 @@ pub fn undo(store: &mut Store, session: Option<&str>) -> Result<Undone, HistoryE
     let message = commit_message_with(Op::Undo, kind, &what, &listed(&targets), None, &trailers);
     let commits = OpLog::commits_newest_first(&targets);
     let operations = targets.into_iter().cloned().collect();
-    let went = take_back(store, &commits, &message)?;
+    let went = take_back(store, &commits, &message, true)?;
     Ok(Undone { went, operations })
 }
 
@@ -97,7 +97,7 @@ pub fn redo(store: &mut Store) -> Result<Undone, HistoryError> {
     );
     let commits = OpLog::commits_newest_first(&[undo]);
     let operations = redone.into_iter().cloned().collect();
-    let went = take_back(store, &commits, &message)?;
+    let went = take_back(store, &commits, &message, true)?;
     Ok(Undone { went, operations })
 }
 
@@ -117,7 +117,7 @@ pub fn revert(
         session,
         &[(REVERTS, id.as_str())],
     );
-    take_back(store, &[commit], &message)
+    take_back(store, &[commit], &message, false)
 }
 
 /// One line per operation: its short id and description.
@@ -129,11 +129,14 @@ fn listed(ops: &[&Operation]) -> String {
 }
 
 /// Take back the changes of `commits` (newest first) from HEAD, three ways, in one commit with
-/// `message`; what is pending is adopted first.
+/// `message`; what is pending is adopted first. When that changes nothing, `always_commit`
+/// says whether to commit still: an undo or redo must (it is the stack's record), a revert
+/// need not (as `rollback` and `restore`, it says so and leaves history alone).
 fn take_back(
     store: &mut Store,
     commits: &[ObjectId],
     message: &str,
+    always_commit: bool,
 ) -> Result<WentBack, HistoryError> {
     let mut state = store.state(Scan::Full, None)?;
     let adoption = store.adopt_in(&mut state, None)?;
@@ -176,6 +179,12 @@ fn take_back(
                 None => tree.remove(&name),
             };
         }
+    }
+    if !always_commit && conflicts.is_empty() && tree == state.tree {
+        return Ok(WentBack {
+            adoption,
+            ..WentBack::default()
+        });
     }
     commit_tree(store, state, &tree, message, adoption, conflicts)
 }

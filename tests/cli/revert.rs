@@ -48,6 +48,18 @@ fn revert_takes_back_one_commit_three_ways() {
     );
     assert_git_clean(&dir);
 
+    // Reverting it again takes nothing back: it says so and commits nothing.
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    let again = env.ok(&["revert", &update]);
+    assert_eq!(
+        again.stdout,
+        "nothing to change: the memory dir already holds that\n"
+    );
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
+    let json = env.ok(&["revert", &update, "--json"]).json();
+    assert!(json["commit"].is_null(), "{json}");
+    assert_eq!(json["memories"], serde_json::json!([]));
+
     // Reverting a change to role after role changed again in the same lines: both kept.
     env.save(
         "user",
