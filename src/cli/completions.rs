@@ -202,12 +202,12 @@ pub fn types() -> Vec<CompletionCandidate> {
         .collect()
 }
 
-/// The operations a commit can record (`log --op`).
+/// The operations a commit can record (`log --op`): memdir's own, and a team sync's merge.
 pub fn operations() -> Vec<CompletionCandidate> {
-    [
-        "save", "update", "delete", "adopt", "rollback", "restore", "promote", "merge",
-    ]
-    .into_iter()
-    .map(CompletionCandidate::new)
-    .collect()
+    crate::repo::message::Op::ALL
+        .iter()
+        .map(|op| op.as_str())
+        .chain(["merge"])
+        .map(CompletionCandidate::new)
+        .collect()
 }

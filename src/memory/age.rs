@@ -33,13 +33,8 @@ pub fn format_age(seconds: i64, now: i64) -> String {
 pub fn last_saved(history: &[HistoryEntry]) -> std::collections::HashMap<String, (i64, i32)> {
     let mut out = std::collections::HashMap::new();
     for entry in history {
-        if let Some((_, kind, _)) = entry.op_type_name()
-            && kind != "index"
-            && kind != "commit"
-        {
-            for name in entry.names() {
-                out.entry(name.to_string()).or_insert(entry.time);
-            }
+        for name in entry.names() {
+            out.entry(name.to_string()).or_insert(entry.time);
         }
     }
     out

@@ -121,7 +121,13 @@ fn bash_completes_revisions_types_operations_and_deleted_memories() {
         .trim()
         .to_string();
     let first = git(&dir, &["rev-list", "--max-parents=0", "HEAD"])[..7].to_string();
-    for line in ["memdir diff ", "memdir show role --at ", "memdir rollback "] {
+    for line in [
+        "memdir diff ",
+        "memdir show role --at ",
+        "memdir rollback ",
+        "memdir revert ",
+        "memdir restore role --at ",
+    ] {
         let got = bash_completes(&env, line);
         assert_eq!(got.first().map(String::as_str), Some("HEAD"), "{line}");
         assert_eq!(got.get(1), Some(&head), "{line}: the newest commit next");
@@ -141,6 +147,10 @@ fn bash_completes_revisions_types_operations_and_deleted_memories() {
         ["project"]
     );
     assert_eq!(bash_completes(&env, "memdir log --op de"), ["delete"]);
+    assert_eq!(
+        bash_completes(&env, "memdir log --op re"),
+        ["restore", "revert", "redo"]
+    );
     // restore offers what was deleted, not what is there.
     assert_eq!(bash_completes(&env, "memdir restore r"), ["run-lint"]);
 }

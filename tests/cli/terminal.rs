@@ -60,6 +60,18 @@ fn a_terminal_gets_coloured_diffs_log_and_review_and_a_pipe_none() {
         "each commit id in yellow: {:?}",
         log.stdout
     );
+    // log -p: each commit's diff painted as diff paints it.
+    let patch = terminal(&env, &["--no-pager", "log", "-p", "-n", "1"], &[]);
+    assert!(
+        patch
+            .stdout
+            .contains("\u{1b}[32m+I own the deploy scripts and CI.\u{1b}[0m")
+            && patch
+                .stdout
+                .contains("\u{1b}[31m-I own the deploy scripts.\u{1b}[0m"),
+        "{:?}",
+        patch.stdout
+    );
     let review = terminal(&env, &["--no-pager", "review", "-v"], &[]);
     assert!(
         review
@@ -69,7 +81,12 @@ fn a_terminal_gets_coloured_diffs_log_and_review_and_a_pipe_none() {
         review.stdout
     );
     // The same commands piped: not one escape code.
-    for args in [&["diff", "HEAD~1", "HEAD"][..], &["log"], &["review", "-v"]] {
+    for args in [
+        &["diff", "HEAD~1", "HEAD"][..],
+        &["log"],
+        &["log", "-p"],
+        &["review", "-v"],
+    ] {
         let piped = env.ok(args);
         assert!(!piped.stdout.contains(ESC), "{args:?}: {:?}", piped.stdout);
         assert!(!piped.stdout.is_empty(), "{args:?}");
@@ -231,7 +248,7 @@ fn a_pager_that_cannot_start_is_said_once_and_the_text_still_printed() {
     let run = terminal(&env, &["log"], &[("MEMDIR_PAGER", "no-such-pager -R")]);
     assert_eq!(run.code, 0, "{:?}", run.stdout);
     let text = run.stdout.replace("\r\n", "\n");
-    assert!(text.contains("update(user): role\n"), "{text:?}");
+    assert!(text.contains("update(user): role  by memdir\n"), "{text:?}");
     assert!(
         text.ends_with(&format!(
             "{WARNING} cannot start the pager `no-such-pager -R` (no-such-pager is not found); printed without it (MEMDIR_PAGER or PAGER sets it, --no-pager turns it off)\n"
