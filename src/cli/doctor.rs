@@ -2,7 +2,7 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output, short};
-use crate::memory::doctor::Finding;
+use crate::memory::doctor::{Finding, Subject};
 use crate::memory::store::Store;
 
 /// Check the work tree, the index and the history; exit 1 when something is wrong.
@@ -12,7 +12,9 @@ pub struct DoctorArgs {
     /// each as its own commit, and list what is left for a person.
     #[arg(long)]
     pub fix: bool,
-    /// Print JSON: {consistent, findings: [{kind, subject, detail, fixed}]}.
+    /// Print JSON: {consistent, findings: [{kind, file | link | name | subject | object | path,
+    /// detail, fixed}]}: what each finding is about, as a file of the memory dir, an index link,
+    /// a memory's name, the subject of the commit that fixed it, a git object or the memory dir.
     #[arg(long)]
     pub json: bool,
 }
@@ -38,7 +40,7 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
         } else {
             vec![Finding {
                 kind: crate::memory::doctor::Kind::Uncommitted,
-                subject: dir.display().to_string(),
+                subject: Subject::Dir(dir.to_path_buf()),
                 detail: "not under memdir yet; `memdir init` (or doctor --fix) adopts it".into(),
                 fixed: None,
             }]
@@ -57,9 +59,19 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
         let list: Vec<_> = findings
             .iter()
             .map(|f| {
+                // What it is about, by the word that means it (ARCHITECTURE.md, "JSON field
+                // names"): `file`, `link`, `name`, `subject` (a commit's), `object`, `path`.
+                let (word, about) = match &f.subject {
+                    Subject::File(file) => ("file", file.clone()),
+                    Subject::Link(link) => ("link", link.clone()),
+                    Subject::Memory(name) => ("name", name.clone()),
+                    Subject::Commit(subject) => ("subject", subject.clone()),
+                    Subject::Object(id) => ("object", id.to_string()),
+                    Subject::Dir(path) => ("path", path.display().to_string()),
+                };
                 serde_json::json!({
                     "kind": f.kind.name(),
-                    "subject": f.subject,
+                    word: about,
                     "detail": f.detail,
                     "fixed": f.fixed.map(|id| id.to_string()),
                 })

@@ -6,6 +6,7 @@ use crate::cli::style::{self, Painted};
 use crate::cli::{Ctx, Output, short};
 use crate::memory::age::{format_time, parse_since};
 use crate::memory::diff::{changes, files_at};
+use crate::memory::taxonomy::MemoryType;
 use crate::repo::history_cache::first_parents;
 use crate::repo::message::author_name;
 use crate::repo::{HistoryEntry, MemoryRepo};
@@ -40,8 +41,9 @@ pub struct LogArgs {
     /// Only the commits made on this branch: a merge stands for what it brought in.
     #[arg(long)]
     pub first_parent: bool,
-    /// Print JSON: an array of {commit, op, type, name, session, time, author, parents} (with
-    /// -p, each with its diffs: [{file, status, diff}]).
+    /// Print JSON: an array of {commit, op, subject, type, name, names, session, time, author,
+    /// parents} (type and name: the one memory it is about, else null; names: every memory it
+    /// names; with -p, each with its diffs: [{file, status, diff}]).
     #[arg(long)]
     pub json: bool,
 }
@@ -109,11 +111,22 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
     if args.json {
         let mut values = Vec::with_capacity(rows.len());
         for (e, parsed) in &rows {
+            // `type` and `name` are a memory's (ARCHITECTURE.md, "JSON field names"): null for a
+            // commit about the index, a rollback's target or several memories at once.
+            let names: Vec<&str> = e.names().collect();
             let mut value = serde_json::json!({
                 "commit": e.commit.to_string(),
                 "op": e.trailer("Op").or(parsed.map(|p| p.0)),
-                "type": parsed.map(|p| p.1),
-                "name": parsed.map(|p| p.2),
+                "subject": e.subject,
+                "type": e
+                    .memory_subject()
+                    .and_then(|(_, kind, _)| kind.parse::<MemoryType>().ok())
+                    .map(MemoryType::as_str),
+                "name": match names[..] {
+                    [name] => Some(name),
+                    _ => None,
+                },
+                "names": names,
                 "session": e.trailer("Session"),
                 "time": format_time(e.time),
                 "author": e.author,

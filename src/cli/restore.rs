@@ -16,7 +16,7 @@ pub struct RestoreArgs {
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], source, …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], source, …}.
     #[arg(long)]
     pub json: bool,
 }

@@ -17,7 +17,7 @@ pub struct RevertArgs {
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], reverted, …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], reverted, …}.
     #[arg(long)]
     pub json: bool,
 }

@@ -45,6 +45,7 @@ pub fn commit_json(entry: &HistoryEntry) -> Value {
         "subject": entry.subject,
         "session": entry.trailer("Session"),
         "time": format_time(entry.time),
+        "author": entry.author,
     })
 }
 

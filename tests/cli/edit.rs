@@ -492,7 +492,7 @@ fn rm_takes_several_names_in_one_commit_or_none() {
         .expect("findings")
         .iter()
         .filter(|f| f["kind"] == "restorable")
-        .filter_map(|f| f["subject"].as_str())
+        .filter_map(|f| f["name"].as_str())
         .collect();
     assert_eq!(restorable, ["deploy", "role"]);
     env.ok(&["restore", "deploy"]);
