@@ -22,6 +22,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::extract::agent::ModelChoice;
 use crate::extract::state::{Attempts, Cursor, Request, git_dir, state_dir};
 use crate::extract::{ExtractError, Extractor, Job, Report, Trigger, run};
 
@@ -47,6 +48,22 @@ pub fn enqueue(
 pub fn run_in_foreground(job: &Job) -> Result<Report, ExtractError> {
     let _lock = lock(&git_dir(&job.memory_dir)?)?;
     run(job)
+}
+
+/// Hand the ranges `auto` gave the builtin extractor for want of a model to the model now
+/// ([`crate::extract::redo`]), after the worker's run if one is under way.
+pub fn redo_in_foreground(
+    memory_dir: &Path,
+    extractor: &Extractor,
+    claude_model: &str,
+    dry_run: bool,
+    on_report: &mut dyn FnMut(Report),
+) -> Result<(), ExtractError> {
+    if !crate::repo::has_repository(memory_dir)? {
+        return Ok(());
+    }
+    let _lock = lock(&git_dir(memory_dir)?)?;
+    crate::extract::redo(memory_dir, extractor, claude_model, dry_run, on_report)
 }
 
 /// What `memdir extract --worker` does: serve the queued requests, unless another worker is.
@@ -106,7 +123,7 @@ fn lock_until(git_dir: &Path, deadline: Option<Instant>) -> Result<Option<File>,
 
 /// One served request, for the log and for `--drain`'s output.
 pub enum Served {
-    Done(Report),
+    Done(Box<Report>),
     /// The run failed; the session's next request retries from its cursor.
     Failed {
         session: String,
@@ -146,8 +163,11 @@ fn serve(
             continue;
         }
         for (path, request) in pending {
-            let trigger = if first_pass && request.event == "Stop" {
-                Trigger::Hook
+            let trigger = if request.event == "Stop" {
+                // Trailing runs skip the throttle; a model's batch still waits for the end.
+                Trigger::Stop {
+                    throttled: first_pass,
+                }
             } else {
                 Trigger::Final
             };
@@ -159,6 +179,8 @@ fn serve(
                 trigger,
                 every: request.every,
                 extractor: extractor.clone(),
+                claude_model: request.model.clone(),
+                dry_run: false,
             };
             let session = request.session.clone();
             let offset = Cursor::load(git_dir, &session).offset;
@@ -177,7 +199,7 @@ fn serve(
                 let result = run(&job);
                 Attempts::end(git_dir, &session)?;
                 match result {
-                    Ok(report) => Served::Done(report),
+                    Ok(report) => Served::Done(Box::new(report)),
                     Err(e) if e.is_invalid_input() => Served::Retired {
                         session,
                         why: format!("{e} (bad input: retrying this request cannot help)"),
@@ -208,7 +230,8 @@ fn log(git_dir: &Path, line: &str) {
     crate::log_file::append(&log_path(git_dir), line);
 }
 
-/// The log line for a served request.
+/// The log line for a served request: what ran (and why the builtin extractor, when `auto`
+/// had no model), what it cost, what it did.
 fn describe(served: &Served) -> String {
     match served {
         Served::Done(report) => {
@@ -216,6 +239,9 @@ fn describe(served: &Served) -> String {
                 "{}: bytes {}..{}, {} turn(s)",
                 report.session, report.from, report.to, report.turns
             );
+            if let Some(extractor) = report.extractor_line() {
+                line.push_str(&format!("; extractor {extractor}"));
+            }
             if let Some(why) = &report.skipped {
                 line.push_str(&format!("; skipped: {why}"));
             }
@@ -251,17 +277,17 @@ fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(),
 
 /// The `memdir extract` flags that name `extractor`, for the worker it starts.
 fn extractor_flags(extractor: &Extractor) -> Vec<String> {
-    match extractor {
-        Extractor::Builtin => vec!["--extractor".into(), "builtin".into()],
-        Extractor::Agent(config) => vec![
-            "--extractor".into(),
-            "agent".into(),
-            "--agent-cmd".into(),
-            config.cmd.clone(),
-            "--agent-timeout".into(),
+    let mut flags = vec!["--extractor".to_string(), extractor.name().to_string()];
+    if let Extractor::Agent(config) | Extractor::Auto(config) = extractor {
+        if let ModelChoice::Command(cmd) = &config.model {
+            flags.extend(["--agent-cmd".to_string(), cmd.clone()]);
+        }
+        flags.extend([
+            "--agent-timeout".to_string(),
             config.turn_timeout.as_secs().to_string(),
-        ],
+        ]);
     }
+    flags
 }
 
 /// What `--drain` served: its failures are the command's.

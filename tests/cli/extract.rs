@@ -304,10 +304,17 @@ fn bad_usage_is_refused() {
             "--transcript",
             file.to_str().expect("utf-8"),
             "--extractor",
-            "agent",
+            "builtin",
+            "--agent-cmd",
+            "my-model",
         ],
         2,
-        "needs --agent-cmd",
+        "--agent-cmd names the model, which --extractor builtin does not use",
+    );
+    env.fails(
+        &["extract", "--drain", "--dry-run"],
+        2,
+        "the argument '--drain' cannot be used with '--dry-run'",
     );
     let elsewhere = env.root.join("elsewhere.jsonl");
     Transcript::new("s9", Path::new("/nonexistent/project"))
@@ -507,7 +514,7 @@ fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
 }
 
 /// Claude Code's folder of a directory's sessions (`<config dir>/projects/<sanitized path>`).
-fn sessions_folder(env: &TestEnv, dir: &Path) -> PathBuf {
+pub fn sessions_folder(env: &TestEnv, dir: &Path) -> PathBuf {
     let name: String = dir
         .to_str()
         .expect("utf-8")

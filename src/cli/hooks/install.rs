@@ -112,8 +112,8 @@ fn keep_out_of_git(
 /// The warning to give when the hooks' program cannot be run from here (the hooks are written
 /// anyway: memdir may be installed later).
 fn unrunnable(ctx: &Ctx, program: &str) -> Option<String> {
-    use crate::hooks::ProgramCheck;
-    let why = match crate::hooks::check_program(
+    use crate::process::program::ProgramCheck;
+    let why = match crate::process::program::check_program(
         program,
         ctx.env.var_raw("PATH").map(|p| p.as_os_str()),
     ) {

@@ -354,6 +354,57 @@ pub fn extract_with(
     }
 }
 
+/// How sure the model must be that a sentence is a memory of some type for the gate to let its
+/// prompt through: low, as a prompt the gate stops is lost for good (chosen on the training
+/// sets by `examples/gate_eval.rs`; the blind ones never read).
+pub const GATE_THRESHOLD: f32 = 0.2;
+
+/// The gate (DESIGN §6): which prompts of a range could hold something worth remembering, for a
+/// model to read. Tuned for recall, not precision: a prompt passes when any of its sentences
+/// carries a cue of a memory, a correction or a "forget", or the model gives one a memory type
+/// with at least `threshold`; chat, tasks and questions with no such sign do not, so a session
+/// with nothing worth remembering usually costs no model call.
+pub fn gate(turns: &[Turn]) -> Vec<bool> {
+    gate_with(turns, model::SHIPPED.as_ref(), GATE_THRESHOLD)
+}
+
+/// [`gate`] with given weights and threshold: what tuning measures.
+pub fn gate_with(turns: &[Turn], weights: Option<&model::Weights>, threshold: f32) -> Vec<bool> {
+    turns
+        .iter()
+        .map(|turn| {
+            let sentences = statements_of(turn).sentences;
+            (0..sentences.len()).any(|i| {
+                let Sentence { text, asked, .. } = &sentences[i];
+                let cued = classify(text, *asked).is_some()
+                    || in_rules_list(&sentences, i) && rule(text).is_some()
+                    || clause_tails(text).any(|tail| classify(tail, *asked).is_some())
+                    || FORGET.is_match(text)
+                    || FORGET_ZH.is_match(text)
+                    || is_correction(text);
+                cued || weights.is_some_and(|w| {
+                    let p = w.probabilities(&features::features(&sentences, i));
+                    p[1..].iter().any(|&q| q >= threshold)
+                })
+            })
+        })
+        .collect()
+}
+
+/// Whether a sentence corrects something said before ("actually…", "no longer…", "moved to…",
+/// "48 kHz, not 44.1", "scratch that —"): what tells an update that corrects a memory from a
+/// different fact said near it (`extract::apply`).
+pub(crate) fn is_correction(sentence: &str) -> bool {
+    CORRECTION.is_match(sentence)
+        || CORRECTED_VALUE.is_match(sentence)
+        || RETRACTION.is_match(sentence)
+}
+
+/// A new memory's name made of a statement's own words (`naming`).
+pub(crate) fn name_for(text: &str, memory_type: MemoryType) -> String {
+    naming::name_for(text, None, memory_type)
+}
+
 /// A "forget …" sentence is never a memory of its own.
 fn best_is_not_forget(sentence: &str) -> bool {
     !FORGET.is_match(sentence) && !FORGET_ZH.is_match(sentence)
