@@ -7,7 +7,6 @@
 
 use std::path::{Path, PathBuf};
 
-pub mod agent;
 pub mod claude;
 pub mod exclude;
 pub mod git;
