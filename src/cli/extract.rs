@@ -47,7 +47,8 @@ pub struct ExtractArgs {
     #[arg(long, hide = true)]
     pub worker: bool,
     /// auto (a model when one answers, else builtin), agent (the model only: a run fails
-    /// without one) or builtin (offline, deterministic, free).
+    /// without one) or builtin (offline, deterministic, free). A hook's request keeps it:
+    /// `--drain` serves each queued request with the extractor its hook named.
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = ["auto", "agent", "builtin"])]
     pub extractor: String,
     /// The model as a command, run with `sh -c` and spoken to in JSON (the README gives the
@@ -105,7 +106,8 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         });
     }
     let extractor = args.extractor()?;
-    if !matches!(extractor, Extractor::Builtin) {
+    // Queued requests name their own extractor: a worker or a drain may run a model too.
+    if args.worker || args.drain || !matches!(extractor, Extractor::Builtin) {
         // Whatever the model's program starts is handed back to memdir, to be killed with it.
         crate::process::adopt_orphans();
     }
@@ -127,11 +129,11 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         };
     }
     if args.worker {
-        return Ok(worker::serve_queued(memory_dir, &extractor)?);
+        return Ok(worker::serve_queued(memory_dir)?);
     }
     let mut printed = Ok(());
     let timeout = Duration::from_secs(args.timeout);
-    let drained = worker::drain(memory_dir, &extractor, timeout, &mut |served| {
+    let drained = worker::drain(memory_dir, timeout, &mut |served| {
         if printed.is_ok() {
             printed = print_served(args, served, output);
         }
@@ -390,6 +392,7 @@ fn hook(
         payload.hook_event_name.clone().unwrap_or_default(),
         resolved.extract_every,
         resolved.extract_model.clone(),
+        extractor.spec(),
     );
-    Ok(worker::enqueue(resolved.dir(), &request, &extractor)?)
+    Ok(worker::enqueue(resolved.dir(), &request)?)
 }

@@ -241,6 +241,65 @@ impl Extractor {
             Extractor::Auto(_) => "auto",
         }
     }
+
+    /// As a queued request keeps it.
+    pub fn spec(&self) -> ExtractorSpec {
+        let (agent_cmd, agent_timeout) = match self {
+            Extractor::Agent(config) | Extractor::Auto(config) => (
+                match &config.model {
+                    agent::ModelChoice::Command(cmd) => Some(cmd.clone()),
+                    agent::ModelChoice::ClaudeCode => None,
+                },
+                config.turn_timeout.as_secs(),
+            ),
+            Extractor::Builtin => (None, ExtractorSpec::default().agent_timeout),
+        };
+        ExtractorSpec {
+            name: self.name().to_string(),
+            agent_cmd,
+            agent_timeout,
+        }
+    }
+}
+
+/// An extractor as a queued request keeps it (the hook's `--extractor`, `--agent-cmd` and
+/// `--agent-timeout`): whoever serves the request, the worker or `--drain`, extracts with it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExtractorSpec {
+    pub name: String,
+    #[serde(default)]
+    pub agent_cmd: Option<String>,
+    pub agent_timeout: u64,
+}
+
+impl Default for ExtractorSpec {
+    /// `auto` with Claude Code and the default time limit (a request stashed before requests
+    /// named their extractor).
+    fn default() -> Self {
+        ExtractorSpec {
+            name: "auto".into(),
+            agent_cmd: None,
+            agent_timeout: 120,
+        }
+    }
+}
+
+impl ExtractorSpec {
+    pub fn extractor(&self) -> Extractor {
+        let config = || agent::AgentConfig {
+            model: match &self.agent_cmd {
+                Some(cmd) => agent::ModelChoice::Command(cmd.clone()),
+                None => agent::ModelChoice::ClaudeCode,
+            },
+            turn_timeout: std::time::Duration::from_secs(self.agent_timeout.max(1)),
+            max_turns: agent::MAX_TURNS,
+        };
+        match self.name.as_str() {
+            "builtin" => Extractor::Builtin,
+            "agent" => Extractor::Agent(config()),
+            _ => Extractor::Auto(config()),
+        }
+    }
 }
 
 /// Why a run was asked for.

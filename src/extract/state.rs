@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::ExtractError;
+use crate::extract::{ExtractError, ExtractorSpec};
 use crate::memory::store::Store;
 
 /// `<git dir>/memdir`.
@@ -131,6 +131,9 @@ pub struct Request {
     /// The model Claude Code runs for the session's project (`memdir.extract.model`).
     #[serde(default = "default_model")]
     pub model: String,
+    /// What the hook extracts with: whoever serves the request extracts with it.
+    #[serde(default)]
+    pub extractor: ExtractorSpec,
 }
 
 fn default_model() -> String {
@@ -154,6 +157,7 @@ impl Request {
         event: String,
         every: u32,
         model: String,
+        extractor: ExtractorSpec,
     ) -> Request {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -171,6 +175,7 @@ impl Request {
             ),
             every,
             model,
+            extractor,
         }
     }
 
@@ -362,6 +367,7 @@ mod tests {
             nonce: "1".into(),
             every: 1,
             model: "haiku".into(),
+            extractor: ExtractorSpec::default(),
         };
         request.stash(dir.path()).expect("stash");
         let (path, first) = Request::pending(dir.path()).remove(0);

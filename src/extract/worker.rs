@@ -22,23 +22,18 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::extract::agent::ModelChoice;
 use crate::extract::state::{Attempts, Cursor, Request, git_dir, state_dir};
 use crate::extract::{ExtractError, Extractor, Job, Report, Trigger, run};
 
-/// Queue a hook's request for the memory dir's worker and make sure one runs; never waits for
-/// it. Creates the repository on first use.
-pub fn enqueue(
-    memory_dir: &Path,
-    request: &Request,
-    extractor: &Extractor,
-) -> Result<(), ExtractError> {
+/// Queue a hook's request (with the extractor it names) for the memory dir's worker and make
+/// sure one runs; never waits for it. Creates the repository on first use.
+pub fn enqueue(memory_dir: &Path, request: &Request) -> Result<(), ExtractError> {
     let git_dir = git_dir(memory_dir)?;
     request.stash(&git_dir)?;
     // A running worker will find the request; otherwise start one.
     if let Some(lock) = try_lock(&git_dir)? {
         drop(lock);
-        spawn(&git_dir, memory_dir, extractor)?;
+        spawn(&git_dir, memory_dir)?;
     }
     Ok(())
 }
@@ -67,13 +62,13 @@ pub fn redo_in_foreground(
 }
 
 /// What `memdir extract --worker` does: serve the queued requests, unless another worker is.
-pub fn serve_queued(memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
+pub fn serve_queued(memory_dir: &Path) -> Result<(), ExtractError> {
     let git_dir = git_dir(memory_dir)?;
     let Some(lock) = try_lock(&git_dir)? else {
         // Another worker serves this memory dir; it will see our requests.
         return Ok(());
     };
-    serve(&git_dir, memory_dir, extractor, lock, &mut |_| {})
+    serve(&git_dir, memory_dir, lock, &mut |_| {})
 }
 
 fn lock_path(git_dir: &Path) -> PathBuf {
@@ -136,12 +131,11 @@ pub enum Served {
     },
 }
 
-/// Serve stashed requests until there are none, holding `lock`; each result is logged, and
-/// `on_served` sees it.
+/// Serve stashed requests until there are none, holding `lock`, each with the extractor its
+/// hook named; each result is logged, and `on_served` sees it.
 fn serve(
     git_dir: &Path,
     memory_dir: &Path,
-    extractor: &Extractor,
     lock: File,
     on_served: &mut dyn FnMut(&Served),
 ) -> Result<(), ExtractError> {
@@ -178,7 +172,7 @@ fn serve(
                 memory_dir: memory_dir.to_path_buf(),
                 trigger,
                 every: request.every,
-                extractor: extractor.clone(),
+                extractor: request.extractor.extractor(),
                 claude_model: request.model.clone(),
                 dry_run: false,
             };
@@ -260,7 +254,7 @@ fn describe(served: &Served) -> String {
 
 /// Start a detached worker for `memory_dir`: its own process group, no terminal, output to the
 /// log. The caller returns at once; the worker outlives it.
-fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
+fn spawn(git_dir: &Path, memory_dir: &Path) -> Result<(), ExtractError> {
     let log_path = log_path(git_dir);
     let io = |source| ExtractError::StartWorker {
         log: log_path.clone(),
@@ -271,23 +265,7 @@ fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(),
         .map(std::ffi::OsString::from)
         .into();
     args.push(memory_dir.into());
-    args.extend(extractor_flags(extractor).into_iter().map(Into::into));
     crate::process::spawn_detached(args, log).map_err(io)
-}
-
-/// The `memdir extract` flags that name `extractor`, for the worker it starts.
-fn extractor_flags(extractor: &Extractor) -> Vec<String> {
-    let mut flags = vec!["--extractor".to_string(), extractor.name().to_string()];
-    if let Extractor::Agent(config) | Extractor::Auto(config) = extractor {
-        if let ModelChoice::Command(cmd) = &config.model {
-            flags.extend(["--agent-cmd".to_string(), cmd.clone()]);
-        }
-        flags.extend([
-            "--agent-timeout".to_string(),
-            config.turn_timeout.as_secs().to_string(),
-        ]);
-    }
-    flags
 }
 
 /// What `--drain` served: its failures are the command's.
@@ -316,7 +294,6 @@ impl Drained {
 /// is there to (one was killed, or never started); `on_served` sees each result.
 pub fn drain(
     memory_dir: &Path,
-    extractor: &Extractor,
     timeout: Duration,
     on_served: &mut dyn FnMut(&Served),
 ) -> Result<Drained, ExtractError> {
@@ -334,7 +311,7 @@ pub fn drain(
         if Request::pending(&git_dir).is_empty() {
             return Ok(drained);
         }
-        serve(&git_dir, memory_dir, extractor, lock, &mut |served| {
+        serve(&git_dir, memory_dir, lock, &mut |served| {
             match served {
                 Served::Failed { .. } => drained.failed += 1,
                 Served::Retired { .. } => drained.retired += 1,

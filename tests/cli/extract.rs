@@ -474,6 +474,81 @@ fn the_throttle_waits_but_a_trailing_run_does_not() {
     assert_git_clean(&dir);
 }
 
+/// With a model, a Stop puts what the gate passed in the session's batch (the cursor waits) and
+/// SessionEnd sends the batch: one call for the session. A session with nothing the gate passes
+/// costs none. Whoever serves a request, the worker or `--drain`, extracts with the extractor its
+/// hook named, whatever its own flags say.
+#[test]
+fn stops_batch_for_the_model_and_session_end_sends_one_request() {
+    let mut env = TestEnv::new();
+    env.set_var("PATH", &std::env::var("PATH").unwrap_or_default());
+    let dir = env.memory_dir();
+    let calls = env.root.join("calls");
+    let model = format!(
+        "cat >/dev/null; echo call >> '{}'; echo '{}'",
+        calls.display(),
+        serde_json::json!({"actions": [
+            {"action": "save", "name": "run-linter", "type": "feedback",
+             "description": "Run the linter before committing", "body": "Run the linter before committing."},
+            {"action": "done"}]})
+    );
+    let calls_made = || {
+        std::fs::read_to_string(&calls)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let hook = |session: &str, file: &Path, event: &str| {
+        let run = env.run_with_stdin(
+            &["extract", "--hook", "--agent-cmd", &model],
+            &hook_payload(session, file, &env.project, event),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        // The drain's own flags name another extractor: the request's is used.
+        env.ok(&["extract", "--drain", "--extractor", "builtin"]);
+    };
+    let file = env.root.join("s1.jsonl");
+    let mut t = Transcript::new("s1", &env.project);
+    t.user("From now on, always run the linter before committing.")
+        .assistant("Will do.");
+    t.write(&file);
+    hook("s1", &file, "Stop");
+    t.user("Thanks. Now fix the typo in the heading.")
+        .assistant("Fixed.");
+    t.write(&file);
+    hook("s1", &file, "Stop");
+    assert_eq!(calls_made(), 0, "the batch waits for the session's end");
+    assert_eq!(
+        cursor_offset(&dir, "s1"),
+        Some(0),
+        "the cursor waits before the batch"
+    );
+    let log = std::fs::read_to_string(dir.join(".git/memdir/worker.log")).expect("log");
+    assert!(
+        log.contains("skipped: batched: 1 of 2 prompt(s) may hold something to remember"),
+        "{log}"
+    );
+    hook("s1", &file, "SessionEnd");
+    assert_eq!(calls_made(), 1);
+    assert_eq!(subjects(&dir), ["save(feedback): run-linter"]);
+    let len = std::fs::metadata(&file).expect("transcript").len();
+    assert_eq!(cursor_offset(&dir, "s1"), Some(len));
+
+    // Nothing worth remembering: no call, and the range is done.
+    let quiet = env.root.join("s2.jsonl");
+    Transcript::new("s2", &env.project)
+        .user("What does this function return?")
+        .assistant("A list.")
+        .user("ok thanks")
+        .write(&quiet);
+    hook("s2", &quiet, "Stop");
+    hook("s2", &quiet, "SessionEnd");
+    assert_eq!(calls_made(), 1);
+    let len = std::fs::metadata(&quiet).expect("transcript").len();
+    assert_eq!(cursor_offset(&dir, "s2"), Some(len));
+    assert_git_clean(&dir);
+}
+
 #[test]
 fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
     let mut env = TestEnv::new();
