@@ -17,6 +17,7 @@ mod context;
 mod crash;
 mod doctor;
 mod extract;
+mod extract_calls;
 mod history;
 mod hooks;
 mod hooks_uninstall;

@@ -14,13 +14,13 @@ use crate::common::{
 use crate::labels::{Expected, ExpectedMemory};
 
 /// A memory file after extraction: its type and its whole text, lower-cased.
-struct Produced {
+pub struct Produced {
     file: String,
     memory_type: String,
     text: String,
 }
 
-fn produced(dir: &Path) -> Vec<Produced> {
+pub fn produced(dir: &Path) -> Vec<Produced> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -47,7 +47,7 @@ fn produced(dir: &Path) -> Vec<Produced> {
     out
 }
 
-fn matches(expected: &ExpectedMemory, memory: &Produced) -> bool {
+pub fn matches(expected: &ExpectedMemory, memory: &Produced) -> bool {
     expected.r#type == memory.memory_type
         && expected
             .contains
