@@ -246,13 +246,10 @@ impl<'a> Carrier<'a> {
         })
     }
 
-    /// A name for a draft kept apart from the memory it would have replaced: from its own
-    /// words, made unique.
+    /// A name for a draft kept apart from the memory it would have replaced: from the words of
+    /// its description, made unique.
     fn free_name(&self, draft: &Draft) -> String {
-        let base = builtin::name_for(
-            &format!("{} {}", draft.description, draft.body),
-            draft.memory_type,
-        );
+        let base = builtin::name_for(&draft.description, draft.memory_type);
         let base = if base == draft.name {
             format!("{base}-2")
         } else {

@@ -18,6 +18,7 @@ mod crash;
 mod doctor;
 mod extract;
 mod extract_calls;
+mod extract_update;
 mod history;
 mod hooks;
 mod hooks_uninstall;
