@@ -622,9 +622,15 @@ fn memory_counts_explained(
 /// Leave one writer out: train on the others, measure on it.
 fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
     let mut policies = Vec::new();
-    for accept in [0.3f32, 0.5, 0.7, 0.9, 2.0] {
-        for veto in [0.3f32, 0.5, 0.7, 0.9, 0.97, 2.0] {
-            policies.push(Policy { accept, veto });
+    for agree in [0.0f32, 0.1, 0.2, 0.35, 0.5] {
+        for accept in [0.5f32, 0.7, 2.0] {
+            for veto in [0.3f32, 0.5, 2.0] {
+                policies.push(Policy {
+                    accept,
+                    veto,
+                    agree,
+                });
+            }
         }
     }
     let mut by_policy = vec![Counts::default(); policies.len()];
@@ -637,8 +643,8 @@ fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
     let mut by_gate = vec![GateCounts::default(); gates.len()];
     let mut cues_total = Counts::default();
     println!(
-        "\nleave-one-writer-out (policy accept {} veto {}):",
-        POLICY.accept, POLICY.veto
+        "\nleave-one-writer-out (policy accept {} veto {} agree {}):",
+        POLICY.accept, POLICY.veto, POLICY.agree
     );
     println!(
         "{:<8} {:>9} {:>6} {:>6} | {:>9} {:>9} | {:>7} {:>7} {:>7} {:>5}",
@@ -723,9 +729,10 @@ fn cross_validate(cases: &[Case], samples: &[Sample], explain: bool) {
     println!("\nmemory-level F1 over all held-out writers, by policy:");
     for (policy, total) in policies.iter().zip(&by_policy) {
         println!(
-            "  accept {:.2} veto {:.2}: P {:.3} R {:.3} F1 {:.3}, {} sessions leaked",
+            "  accept {:.2} veto {:.2} agree {:.2}: P {:.3} R {:.3} F1 {:.3}, {} sessions leaked",
             policy.accept,
             policy.veto,
+            policy.agree,
             total.precision(),
             total.recall(),
             total.f1(),
