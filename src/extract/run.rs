@@ -107,16 +107,9 @@ pub fn run(job: &Job) -> Result<Report, ExtractError> {
     }
     let range = read_range(&job.transcript, file, cursor.offset, &job.memory_dir)?;
     let mut report = Report {
-        run: format!("{}@{}", job.session, cursor.offset),
-        session: job.session.clone(),
-        transcript: job.transcript.clone(),
-        from: cursor.offset,
-        to: range.end,
-        turns: range.turns.len(),
         unreadable_lines: range.unreadable,
         oversized_lines: range.oversized,
-        dry_run: job.dry_run,
-        ..Report::default()
+        ..Report::of(job, cursor.offset, range.end, range.turns.len())
     };
     // Who extracts is decided only when there is something to extract (`agent` with no model
     // fails only then).
@@ -213,6 +206,22 @@ fn gated(turns: &[Turn]) -> (Vec<Turn>, GateCount) {
         passed: passed.len(),
     };
     (passed, count)
+}
+
+impl Report {
+    /// The report of `job`'s run over bytes `from..to` (`turns` prompts), before it does anything.
+    fn of(job: &Job, from: u64, to: u64, turns: usize) -> Report {
+        Report {
+            run: format!("{}@{from}", job.session),
+            session: job.session.clone(),
+            transcript: job.transcript.clone(),
+            from,
+            to,
+            turns,
+            dry_run: job.dry_run,
+            ..Report::default()
+        }
+    }
 }
 
 /// Whether a Stop's range waits in the batch: the gate's count and why it waits, or `None` when
@@ -423,16 +432,7 @@ pub fn redo(
                 .into_iter()
                 .filter(|t| t.end <= range.to)
                 .collect();
-            let mut report = Report {
-                run: format!("{}@{}", job.session, range.from),
-                session: job.session.clone(),
-                transcript: job.transcript.clone(),
-                from: range.from,
-                to: range.to,
-                turns: turns.len(),
-                dry_run,
-                ..Report::default()
-            };
+            let mut report = Report::of(&job, range.from, range.to, turns.len());
             let plan = Plan::Model {
                 model: model.clone(),
                 config: config.clone(),

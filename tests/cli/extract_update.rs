@@ -44,15 +44,18 @@ fn answering(env: &TestEnv, actions: Value) -> String {
     format!("cat >/dev/null; cat '{}'", answer.display())
 }
 
-fn extract(env: &TestEnv, file: &Path, extra: &[&str]) -> Value {
-    let mut args = vec![
-        "extract",
-        "--transcript",
-        file.to_str().expect("utf-8"),
-        "--json",
-    ];
+/// `memdir extract --transcript FILE EXTRA…`: its plain output.
+fn extract_plain(env: &TestEnv, file: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["extract", "--transcript", file.to_str().expect("utf-8")];
     args.extend_from_slice(extra);
-    env.ok(&args).json()
+    env.ok(&args).stdout
+}
+
+/// The same with `--json`: its report.
+fn extract(env: &TestEnv, file: &Path, extra: &[&str]) -> Value {
+    let mut extra = extra.to_vec();
+    extra.push("--json");
+    serde_json::from_str(&extract_plain(env, file, &extra)).expect("a JSON report")
 }
 
 fn runbook_is_untouched(dir: &Path) {
@@ -67,19 +70,35 @@ fn runbook_is_untouched(dir: &Path) {
 
 #[test]
 fn the_builtin_extractor_keeps_a_different_fact_apart() {
+    // The issue's own sentence: the precise fallback is not sure it is worth a memory, and
+    // saves nothing; the runbook stays.
     let (env, file) = runbook_and_session("btw the on-call rota is in PagerDuty");
     let dir = env.memory_dir();
     let report = extract(&env, &file, &["--extractor", "builtin"]);
-    assert_eq!(
-        report["outcomes"],
-        json!([{"outcome": "saved", "name": "on-call-rota-pagerduty", "type": "reference",
-               "description": "The on-call rota is in PagerDuty"}])
-    );
+    assert_eq!(report["outcomes"], json!([]), "{report}");
+    assert_eq!(report["messages"][0]["unsaved"], "nothing_to_remember");
     runbook_is_untouched(&dir);
+    assert_git_clean(&dir);
+
+    // Said so that it is sure: a memory of its own beside the runbook, never in its place.
+    let (env, file) = runbook_and_session(
+        "FYI the on-call rota lives in PagerDuty, under the Payments schedule.",
+    );
+    let dir = env.memory_dir();
+    let report = extract(&env, &file, &["--extractor", "builtin"]);
+    let outcomes = report["outcomes"].as_array().expect("outcomes");
+    assert_eq!(outcomes.len(), 1, "{report}");
+    assert_eq!(outcomes[0]["outcome"], "saved");
+    assert_eq!(outcomes[0]["type"], "reference");
+    let name = outcomes[0]["name"].as_str().expect("name");
+    assert_ne!(name, "oncall-runbook", "{report}");
+    runbook_is_untouched(&dir);
+    let saved = std::fs::read_to_string(dir.join(format!("{name}.md"))).expect("its own file");
+    assert!(saved.contains("PagerDuty"), "{saved}");
     let index = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
     assert!(
         index.contains("(oncall-runbook.md) — On-call runbook lives in Notion")
-            && index.contains("(on-call-rota-pagerduty.md)"),
+            && index.contains(&format!("({name}.md)")),
         "{index}"
     );
     assert_git_clean(&dir);
@@ -129,16 +148,12 @@ fn a_models_update_that_would_drop_a_different_fact_is_saved_as_a_memory_of_its_
     );
     // Plain output says so too.
     let (env, file) = runbook_and_session("btw the on-call rota is in PagerDuty");
-    let plain = env.ok(&[
-        "extract",
-        "--transcript",
-        file.to_str().expect("utf-8"),
-        "--extractor",
-        "agent",
-        "--agent-cmd",
-        &model,
-    ]);
-    insta::assert_snapshot!(env.normalised(&plain.stdout));
+    let plain = extract_plain(
+        &env,
+        &file,
+        &["--extractor", "agent", "--agent-cmd", &model],
+    );
+    insta::assert_snapshot!(env.normalised(&plain));
     assert_git_clean(&dir);
 }
 
@@ -302,24 +317,19 @@ fn a_dry_run_says_what_would_change_and_changes_nothing() {
     assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
     assert_eq!(cursor_offset(&dir, "s1"), None);
     // The same for people.
-    let plain = env.ok(&[
-        "extract",
-        "--transcript",
-        file.to_str().expect("utf-8"),
-        "--extractor",
-        "agent",
-        "--agent-cmd",
-        &model,
-        "--dry-run",
-    ]);
-    insta::assert_snapshot!(env.normalised(&plain.stdout));
+    let plain = extract_plain(
+        &env,
+        &file,
+        &["--extractor", "agent", "--agent-cmd", &model, "--dry-run"],
+    );
+    insta::assert_snapshot!(env.normalised(&plain));
     assert_eq!(tree_snapshot(&dir), before);
 
     // No memory dir yet: the builtin extractor's dry run creates none.
     let fresh = TestEnv::new();
     let file = fresh.root.join("s3.jsonl");
     Transcript::new("s3", &fresh.project)
-        .user("From now on, never push on Fridays.")
+        .user("From now on, always run make lint before committing.")
         .write(&file);
     let report = extract(&fresh, &file, &["--extractor", "builtin", "--dry-run"]);
     assert_eq!(report["outcomes"][0]["outcome"], "saved", "{report}");

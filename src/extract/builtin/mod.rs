@@ -26,6 +26,7 @@ mod classifier;
 mod cues;
 mod drafts;
 mod features;
+mod gate;
 pub mod model;
 mod naming;
 mod segmenter;
@@ -38,6 +39,7 @@ use cues::{
     ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK, is_git_history, slot_of,
 };
 use drafts::{Known, best_match, forget, record, swap_value};
+pub use gate::{GATE_THRESHOLD, gate, gate_with};
 use segmenter::{Sentence, Statements, capitalise, clause_tails, statements_of};
 
 /// How the model and the cues decide together.
@@ -372,52 +374,6 @@ pub fn extract_with(
     }
 }
 
-/// How sure the model must be that a sentence is a memory of some type for the gate to let its
-/// prompt through: low, as a prompt the gate stops is lost for good. Chosen by leave-one-writer-
-/// out on the training sets (`examples/train_extractor.rs`; the blind sets never read): with
-/// prompts holding a secret passed too, 0.15 kept the words of 603 of 648 memories for the model
-/// (0.93) and let no prompt through in 97 of 168 sessions with nothing to remember (0.58); 0.1
-/// kept 0.95 but 0.50, 0.2 kept 0.92 with 0.62.
-pub const GATE_THRESHOLD: f32 = 0.15;
-
-/// The gate (DESIGN §6): which prompts of a range could hold something worth remembering, for a
-/// model to read. Tuned for recall, not precision: a prompt passes when any of its sentences
-/// carries a cue of a memory, a correction or a "forget", or the model gives one a memory type
-/// with at least `threshold`; or when a line of it holds a secret (the segmenter drops such a
-/// line, and what else it says is for the model to judge: the secret itself is never saved).
-/// Chat, tasks and questions with no such sign do not pass, so a session with nothing worth
-/// remembering usually costs no model call.
-pub fn gate(turns: &[Turn]) -> Vec<bool> {
-    gate_with(turns, model::SHIPPED.as_ref(), GATE_THRESHOLD)
-}
-
-/// [`gate`] with given weights and threshold: what tuning measures.
-pub fn gate_with(turns: &[Turn], weights: Option<&model::Weights>, threshold: f32) -> Vec<bool> {
-    turns
-        .iter()
-        .map(|turn| {
-            let Statements {
-                sentences,
-                holds_secret,
-            } = statements_of(turn);
-            holds_secret
-                || (0..sentences.len()).any(|i| {
-                    let Sentence { text, asked, .. } = &sentences[i];
-                    let cued = classify(text, *asked).is_some()
-                        || in_rules_list(&sentences, i) && rule(text).is_some()
-                        || clause_tails(text).any(|tail| classify(tail, *asked).is_some())
-                        || FORGET.is_match(text)
-                        || FORGET_ZH.is_match(text)
-                        || is_correction(text);
-                    cued || weights.is_some_and(|w| {
-                        let p = w.probabilities(&features::features(&sentences, i));
-                        p[1..].iter().any(|&q| q >= threshold)
-                    })
-                })
-        })
-        .collect()
-}
-
 /// Whether a sentence corrects something said before ("actually…", "no longer…", "moved to…",
 /// "48 kHz, not 44.1", "scratch that —"): what tells an update that corrects a memory from a
 /// different fact said near it (`extract::apply`).
@@ -498,25 +454,6 @@ mod tests {
         // The person said why, not when: no **How to apply:** made up for them.
         assert!(!got[0].1.contains("**How to apply:**"), "{}", got[0].1);
         assert!(got[1].1.starts_with("The user is a data engineer"));
-    }
-
-    /// The gate lets through what could be a memory, a correction, a "forget" and a line with
-    /// a secret, and stops chat, tasks and questions.
-    #[test]
-    fn the_gate_passes_what_could_be_a_memory() {
-        let turns = [
-            turn("From now on, use pnpm instead of npm.", ""),
-            turn("Actually, the standup moved to 10:30.", ""),
-            turn("Please forget what I said about the staging db.", ""),
-            turn(
-                "deploy with this key: sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
-                "",
-            ),
-            turn("thanks!", ""),
-            turn("What does parse_header return on an empty line?", ""),
-            turn("Fix the failing test in src/parse.rs.", ""),
-        ];
-        assert_eq!(gate(&turns), [true, true, true, true, false, false, false]);
     }
 
     #[test]
