@@ -172,7 +172,7 @@ fn a_record_still_being_written_waits_for_the_next_run() {
     let env = TestEnv::new();
     let file = env.root.join("s2.jsonl");
     let mut t = Transcript::new("s2", &env.project);
-    t.user("Remember that the staging database is shared with QA, so never reset it.");
+    t.user("From now on, never reset the staging database: it is shared with QA.");
     let full = t.text();
     let cut = full.len() - 20;
     std::fs::write(&file, &full[..cut]).expect("partial write");
@@ -370,7 +370,7 @@ fn twenty_hook_calls_for_three_sessions_one_worker_then_drain() {
     let dir = env.memory_dir();
     let rules = [
         ("a", "From now on, always run the linter before committing."),
-        ("b", "Never force-push to the main branch."),
+        ("b", "From now on, never force-push to the main branch."),
         ("c", "Always write commit messages in the imperative mood."),
     ];
     let mut files = Vec::new();
@@ -436,11 +436,11 @@ fn the_throttle_waits_but_a_trailing_run_does_not() {
     let dir = env.memory_dir();
     let first = env.root.join("first.jsonl");
     Transcript::new("first", &env.project)
-        .user("Never commit generated files.")
+        .user("From now on, never commit generated files.")
         .write(&first);
     let second = env.root.join("second.jsonl");
     Transcript::new("second", &env.project)
-        .user("Always squash before merging.")
+        .user("From now on, always squash before merging.")
         .write(&second);
     let hook = |session: &str, file: &Path| {
         let run = env.run_with_stdin(
@@ -620,7 +620,7 @@ fn extract_all_imports_every_session_of_the_project_once() {
             &own,
             "s1",
             &env.project,
-            "Never force-push to the main branch.",
+            "From now on, never force-push to the main branch.",
         ),
         (
             &nested,
