@@ -254,6 +254,14 @@ fn extract(
     range: (u64, u64),
     report: &mut Report,
 ) -> Result<(), ExtractError> {
+    // The run's saves and removals — a batch's answer, or the builtin extractor's in its place —
+    // are one operation: `memdir undo` (and `undo --session`) takes the whole run back.
+    let _operation = crate::repo::operation::begin(
+        &job.memory_dir,
+        "extract",
+        &format!("session {}", job.session),
+        Some(&job.session),
+    );
     let fallback = match plan {
         Plan::Builtin { fallback } => fallback.clone(),
         Plan::Model {
@@ -309,7 +317,7 @@ fn extract(
 
 /// One batch: one model request for the prompts the gate let through (`left_out` were not), and
 /// every save and delete of its answer carried out. Every commit this makes answers that one
-/// request (an operation log can make them one operation).
+/// request: one operation, opened by [`extract`].
 fn ask_model(
     job: &Job,
     model: &Model,
