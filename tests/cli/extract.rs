@@ -549,6 +549,111 @@ fn stops_batch_for_the_model_and_session_end_sends_one_request() {
     assert_git_clean(&dir);
 }
 
+/// One hook run's batch is one operation of the operation log (issue 28's scope), however many
+/// memories the model's answer saves: `memdir undo` takes the whole run back, and `undo
+/// --session` every run of that session and nothing of another's. The builtin extractor in a
+/// model's place (auto's fallback) is one operation too.
+#[test]
+fn a_hook_runs_batch_is_one_operation_for_undo() {
+    let mut env = TestEnv::new();
+    env.set_var("PATH", &std::env::var("PATH").unwrap_or_default());
+    env.save("user", "mine", "Mine", "Saved by hand.");
+    let dir = env.memory_dir();
+    let answer = env.root.join("answer.json");
+    std::fs::write(
+        &answer,
+        serde_json::json!({"actions": [
+            {"action": "save", "name": "run-linter", "type": "feedback",
+             "description": "Run the linter before committing", "body": "Run the linter before committing."},
+            {"action": "save", "name": "no-friday-deploys", "type": "feedback",
+             "description": "Never deploy on Fridays", "body": "Never deploy on Fridays."},
+            {"action": "save", "name": "roadmap-board", "type": "reference",
+             "description": "The roadmap board is in Linear", "body": "The roadmap is on Linear's Ingest board."},
+            {"action": "done"}]})
+        .to_string(),
+    )
+    .expect("answer");
+    let model = format!("cat >/dev/null; cat '{}'", answer.display());
+    let hook = |session: &str, file: &Path, event: &str, model: &str| {
+        let run = env.run_with_stdin(
+            &["extract", "--hook", "--agent-cmd", model],
+            &hook_payload(session, file, &env.project, event),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        env.ok(&["extract", "--drain"]);
+    };
+    let file = env.root.join("s1.jsonl");
+    let mut t = Transcript::new("s1", &env.project);
+    t.user("From now on, always run the linter before committing.")
+        .assistant("Will do.");
+    t.write(&file);
+    hook("s1", &file, "Stop", &model);
+    t.user("And never deploy on Fridays. The roadmap board is Linear's Ingest project.")
+        .assistant("Noted.");
+    t.write(&file);
+    hook("s1", &file, "Stop", &model);
+    hook("s1", &file, "SessionEnd", &model);
+    let ops = env.ok(&["op", "log", "--json"]).json();
+    assert_eq!(ops[0]["kind"], "extract", "{ops}");
+    assert_eq!(ops[0]["description"], "extract: session s1");
+    assert_eq!(ops[0]["session"], "s1");
+    assert_eq!(ops[0]["commits"].as_array().map(Vec::len), Some(3), "{ops}");
+    assert_eq!(ops[1]["description"], "save(user): mine");
+    let run = env.ok(&["undo"]).stdout;
+    assert!(run.starts_with("undid extract: session s1\n"), "{run}");
+    assert_eq!(memory_files(&dir), ["mine"]);
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+    env.ok(&["redo"]);
+    assert_eq!(
+        memory_files(&dir),
+        ["mine", "no-friday-deploys", "roadmap-board", "run-linter"]
+    );
+
+    // The model does not answer: the builtin extractor saves in its place, one operation of s2.
+    let file = env.root.join("s2.jsonl");
+    Transcript::new("s2", &env.project)
+        .user("From now on, never force-push to the main branch.")
+        .assistant("OK.")
+        .user("From now on, always squash before merging.")
+        .assistant("OK.")
+        .write(&file);
+    hook("s2", &file, "SessionEnd", "cat >/dev/null; exit 1");
+    let ops = env.ok(&["op", "log", "--json"]).json();
+    assert_eq!(ops[0]["description"], "extract: session s2", "{ops}");
+    assert_eq!(ops[0]["commits"].as_array().map(Vec::len), Some(2), "{ops}");
+    let log = std::fs::read_to_string(dir.join(".git/memdir/worker.log")).expect("log");
+    assert!(
+        log.contains("s2") && log.contains("extractor builtin"),
+        "{log}"
+    );
+
+    // `undo --session s1` takes back s1's run and leaves s2's.
+    env.ok(&["undo", "--session", "s1"]);
+    assert_eq!(
+        memory_files(&dir),
+        ["mine", "never-force-push-main-branch", "squash-merging"]
+    );
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+}
+
+/// The memories in `dir`, by name, sorted.
+fn memory_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("memory dir")
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".md")
+                .filter(|n| *n != "MEMORY")
+                .map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
     let mut env = TestEnv::new();
