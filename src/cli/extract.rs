@@ -182,12 +182,16 @@ fn all(
         saved += report.outcomes.iter().filter(|o| o.is_write()).count();
         print_report(args, report, output)?;
     }
-    if let Err(e) = redo {
-        failed += 1;
-        output.warn(&format!(
-            "the ranges marked for a model could not be redone: {e} (they stay marked)"
-        ))?;
-    }
+    // Not a session: said apart, so the count of sessions read stays right.
+    let redo_failed = match redo {
+        Ok(()) => false,
+        Err(e) => {
+            output.warn(&format!(
+                "the ranges marked for a model could not be redone: {e} (they stay marked)"
+            ))?;
+            true
+        }
+    };
     for (i, transcript) in transcripts.iter().enumerate() {
         output.progress(&format!(
             "[{}/{}] {}",
@@ -223,6 +227,11 @@ fn all(
         return Err(Error::Failed(format!(
             "{failed} session(s) could not be read; their cursors did not move, so the next run tries them again"
         )));
+    }
+    if redo_failed {
+        return Err(Error::Failed(
+            "no model redid the ranges marked for one; a later `memdir extract --all --extractor agent` tries them again".into(),
+        ));
     }
     Ok(())
 }

@@ -739,12 +739,35 @@ fn auto_falls_back_to_the_builtin_extractor_and_marks_the_range_for_the_model() 
         "claude is not installed (no `claude` on PATH)"
     );
 
+    // While Claude Code still does not answer, `extract --all --extractor agent` says so (exit
+    // 1, one line) and the mark stays; the session itself is read.
+    let failing = env.run(&["extract", "--all", "--extractor", "agent"]);
+    assert_eq!(failing.code, 1, "{}{}", failing.stdout, failing.stderr);
+    assert!(
+        failing
+            .stdout
+            .ends_with("1 session(s) read, 0 memory change(s) saved\n"),
+        "{}",
+        failing.stdout
+    );
+    assert!(
+        failing.stderr.starts_with(
+            "warning: the ranges marked for a model could not be redone: the agent failed on turn 1: claude reported an error"
+        ) && failing
+            .stderr
+            .contains("\nerror: no model redid the ranges marked for one;"),
+        "{}",
+        failing.stderr
+    );
+    assert_eq!(calls(&state).len(), 2, "claude was asked once more");
+    assert!(dir.join(".git/memdir/redo/s7.json").exists());
+
     // Once Claude Code answers, `extract --all --extractor agent` hands the marked range to it:
     // one call, the memory the model saved, the mark gone, the cursor where it was.
     env.set_var("CLAUDE_FAKE_MODE", "");
     let all = env.run(&["extract", "--all", "--extractor", "agent", "--json"]);
     assert_eq!(all.code, 0, "{}{}", all.stdout, all.stderr);
-    assert_eq!(calls(&state).len(), 2, "one call for the marked range");
+    assert_eq!(calls(&state).len(), 3, "one call for the marked range");
     assert!(!dir.join(".git/memdir/redo/s7.json").exists());
     let mut after = subjects(&dir);
     after.sort();
