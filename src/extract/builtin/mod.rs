@@ -408,6 +408,14 @@ mod tests {
         }
     }
 
+    /// What the cues make of a range, the learned model aside: the drafts, names, corrections
+    /// and accounting these tests are about. The shipped policy lets the model drop some of
+    /// these plain rules (precision first, DESIGN §6); what it keeps is measured on the
+    /// labelled sets (`tests/cli/quality.rs`).
+    fn cues(turns: &[Turn], existing: &[Existing]) -> Extraction {
+        extract_with(turns, existing, None, POLICY)
+    }
+
     fn saves(actions: &[Action]) -> Vec<(MemoryType, String)> {
         actions
             .iter()
@@ -558,7 +566,7 @@ mod tests {
                 Some("Before each commit."),
             ),
         ] {
-            let got = saves(&extract(&[turn(said, "")], &[]).actions);
+            let got = saves(&cues(&[turn(said, "")], &[]).actions);
             assert_eq!(got.len(), 1, "{said}: {got:?}");
             let line = got[0]
                 .1
@@ -658,7 +666,7 @@ mod tests {
             turn("Fix the failing test in src/parse.rs for now.", ""),
             turn("Never force-push to main.", ""),
         ];
-        let extraction = extract(&turns, &[]);
+        let extraction = cues(&turns, &[]);
         assert_eq!(
             extraction.unsaved,
             [
@@ -710,7 +718,7 @@ mod tests {
             turn("Remember that we use npm for this repo.", ""),
             turn("Actually, we switched to pnpm last month.", ""),
         ];
-        let actions = extract(&turns, &[]).actions;
+        let actions = cues(&turns, &[]).actions;
         assert_eq!(actions.len(), 1, "{actions:?}");
         let Action::Save(d) = &actions[0] else {
             panic!("expected a save: {actions:?}")
@@ -743,15 +751,12 @@ mod tests {
     fn a_confirmed_proposal_is_kept_an_unconfirmed_one_is_not() {
         let asked = "Done. Should I always run the linter before committing?";
         assert_eq!(
-            saves(&extract(&[turn("yes please", asked)], &[]).actions).len(),
+            saves(&cues(&[turn("yes please", asked)], &[]).actions).len(),
             1
         );
+        assert_eq!(cues(&[turn("no, just this once", asked)], &[]).actions, []);
         assert_eq!(
-            extract(&[turn("no, just this once", asked)], &[]).actions,
-            []
-        );
-        assert_eq!(
-            extract(&[turn("now fix the login page", asked)], &[]).actions,
+            cues(&[turn("now fix the login page", asked)], &[]).actions,
             []
         );
     }
