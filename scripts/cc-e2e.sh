@@ -345,7 +345,7 @@ mem=$(md path)
 info "memory dir: $mem"
 
 # 2. Session A: the person says something memorable; the assistant only answers.
-prompt_a='From now on, always run `make lint` before committing; CI broke for a day without it. Also: our on-call dashboard is https://grafana.example.com/d/oncall'
+prompt_a='From now on, always run make lint before committing, because CI broke for a day without it. Also: our on-call dashboard is https://grafana.example.com/d/oncall'
 echo '[{"text": "Got it: `make lint` before every commit, and the on-call dashboard is noted."}]' >"$scratch/script-a.json"
 session A "$scratch/script-a.json" "$prompt_a"
 sid_a=$sid transcript_a=$transcript
