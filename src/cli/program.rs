@@ -24,12 +24,13 @@ pub fn user_command(line: &str, args: &[&OsStr], env: &Environment) -> Result<Co
         return Err("it is empty".into());
     };
     let path = env.var_raw("PATH").map(|p| p.as_os_str());
-    let found = match crate::hooks::check_program(&program.text, path) {
-        crate::hooks::ProgramCheck::Found(found) => found,
-        crate::hooks::ProgramCheck::NotExecutable => {
+    let found = match crate::process::program::check_program(&program.text, path) {
+        crate::process::program::ProgramCheck::Found(found) => found,
+        crate::process::program::ProgramCheck::NotExecutable => {
             return Err(format!("{} is not an executable file", program.text));
         }
-        crate::hooks::ProgramCheck::NotOnPath | crate::hooks::ProgramCheck::Missing => {
+        crate::process::program::ProgramCheck::NotOnPath
+        | crate::process::program::ProgramCheck::Missing => {
             return Err(format!("{} is not found", program.text));
         }
     };

@@ -19,6 +19,8 @@ mod doctor;
 mod edit;
 mod exit_codes;
 mod extract;
+mod extract_calls;
+mod extract_update;
 mod history;
 mod hooks;
 mod hooks_uninstall;
