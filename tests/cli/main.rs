@@ -27,6 +27,7 @@ mod hooks_uninstall;
 mod hostile;
 mod hostile_extract;
 mod hostile_team;
+mod json_vocabulary;
 mod labels;
 mod layers;
 mod man;
