@@ -1,9 +1,15 @@
 //! `memdir doctor [--fix]`: find every inconsistency and repair what is safe (DESIGN §4).
 
+use std::path::Path;
+
+use gix::ObjectId;
+
 use crate::Error;
+use crate::cli::written::commit_json;
 use crate::cli::{Ctx, Output, short};
 use crate::memory::doctor::{Finding, Subject};
 use crate::memory::store::Store;
+use crate::repo::MemoryRepo;
 
 /// Check the work tree, the index and the history; exit 1 when something is wrong.
 #[derive(Debug, clap::Args)]
@@ -12,9 +18,10 @@ pub struct DoctorArgs {
     /// each as its own commit, and list what is left for a person.
     #[arg(long)]
     pub fix: bool,
-    /// Print JSON: {consistent, findings: [{kind, file | link | name | subject | object | path,
-    /// detail, fixed}]}: what each finding is about, as a file of the memory dir, an index link,
-    /// a memory's name, the subject of the commit that fixed it, a git object or the memory dir.
+    /// Print JSON: {consistent, commits: [commit] (what --fix committed, oldest first),
+    /// findings: [{kind, file | link | name | subject | object | path, detail, fixed}]}: what
+    /// each finding is about, as a file of the memory dir, an index link, a memory's name, the
+    /// subject of the commit that fixed it, a git object or the memory dir.
     #[arg(long)]
     pub json: bool,
 }
@@ -31,6 +38,8 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
         let _ = write!(output.err, "memdir doctor: checking {}…", dir.display());
         let _ = output.err.flush();
     }
+    // HEAD before any repair: the commits after it are what --fix made.
+    let mut before = None;
     let findings = if !crate::repo::has_repository(dir)? {
         if !dir.is_dir() {
             return output.info(&format!("no memory dir yet at {}", dir.display()));
@@ -46,7 +55,9 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
             }]
         }
     } else {
-        Store::open(dir)?.doctor(args.fix)?
+        let mut store = Store::open(dir)?;
+        before = store.repo.head_commit()?;
+        store.doctor(args.fix)?
     };
     if on_terminal {
         let _ = write!(output.err, "\r\x1b[2K");
@@ -77,7 +88,15 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
                 })
             })
             .collect();
-        output.json(&serde_json::json!({"consistent": open_problems == 0, "findings": list}))?;
+        let commits = match args.fix {
+            true => made_since(dir, before)?,
+            false => Vec::new(),
+        };
+        output.json(&serde_json::json!({
+            "consistent": open_problems == 0,
+            "commits": commits,
+            "findings": list,
+        }))?;
     } else {
         let mut text = String::new();
         for f in &findings {
@@ -103,4 +122,20 @@ pub fn run(ctx: &Ctx, args: &DoctorArgs, output: &mut Output<'_>) -> Result<(), 
         return Err(Error::Inconsistent(open_problems));
     }
     Ok(())
+}
+
+/// The commits made in `dir` since `before` (HEAD before the repairs), oldest first, as every
+/// write shows its commits.
+fn made_since(dir: &Path, before: Option<ObjectId>) -> Result<Vec<serde_json::Value>, Error> {
+    if !crate::repo::has_repository(dir)? {
+        return Ok(Vec::new());
+    }
+    let mut made: Vec<serde_json::Value> = MemoryRepo::open(dir)?
+        .history()?
+        .iter()
+        .take_while(|entry| Some(entry.commit) != before)
+        .map(commit_json)
+        .collect();
+    made.reverse();
+    Ok(made)
 }

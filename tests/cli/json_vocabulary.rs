@@ -297,7 +297,20 @@ fn every_command_with_json_speaks_one_vocabulary() {
         doctor["findings"].as_array().is_some_and(|f| !f.is_empty()),
         "{doctor}"
     );
-    s.run("doctor", &["doctor", "--fix"], 1);
+    // A valid file the index does not name: --fix indexes it, one commit it names.
+    std::fs::write(
+        dir.join("ci.md"),
+        "---\nname: ci\ndescription: Where CI runs\ntype: reference\n---\nBuildkite.\n",
+    )
+    .expect("an orphan");
+    let fixed = s.run("doctor", &["doctor", "--fix"], 1);
+    let made: Vec<&Value> = fixed["commits"].as_array().into_iter().flatten().collect();
+    assert!(!made.is_empty(), "{fixed}");
+    assert_eq!(
+        made.last().map(|c| c["commit"].clone()),
+        Some(json!(git(&dir, &["rev-parse", "HEAD"]).trim())),
+        "{fixed}"
+    );
     std::fs::remove_file(dir.join("draft.md")).expect("the bad file goes");
     s.run("doctor", &["doctor", "--fix"], 0);
 
