@@ -18,6 +18,7 @@ pub mod lexical;
 pub mod log_file;
 pub mod memory;
 pub mod paths;
+pub mod personal;
 pub mod process;
 pub mod recall;
 pub mod repo;
@@ -26,6 +27,7 @@ pub mod secrets;
 pub mod settings;
 pub mod shell;
 pub mod stack;
+pub mod sync;
 pub mod team;
 pub mod walk;
 

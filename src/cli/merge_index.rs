@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::paths::absolute_from;
-use crate::team::merge::merge_index;
+use crate::sync::merge::merge_index;
 
 /// Merge three versions of MEMORY.md as a union of entries (git's merge-driver protocol).
 ///

@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use gix::ObjectId;
-use gix::objs::tree::EntryKind;
 
 use crate::input::{MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
 use crate::memory::catalog::problem_text;
@@ -12,9 +11,9 @@ use crate::memory::index::{Index, IndexLine};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, invisible_entries, measure_index};
 use crate::memory::store::{
     INDEX_FILE, Op, Scan, State, Store, StoreError, commit_message, index_size_warnings,
-    read_index, read_memory_file,
+    is_checked_out, read_index, read_memory_file,
 };
-use crate::memory::taxonomy::{is_topic_file_name, validate_name};
+use crate::memory::taxonomy::{conflict_copy_of, is_topic_file_name, validate_name};
 use crate::memory::topic::TopicFile;
 
 /// What kind of inconsistency.
@@ -24,6 +23,9 @@ pub enum Kind {
     Uncommitted,
     /// A topic file the index does not name (a save in progress or interrupted, or a lost line).
     Orphan,
+    /// The other side of a conflict a sync kept (`NAME.conflict-<id>.md`, never indexed), to
+    /// finish with `memdir resolve`.
+    Conflict,
     /// An index line naming a file that does not exist.
     Dangling,
     /// Two index lines for one file, or two files with one frontmatter name.
@@ -61,6 +63,7 @@ impl Kind {
         match self {
             Kind::Uncommitted => "uncommitted",
             Kind::Orphan => "orphan",
+            Kind::Conflict => "conflict",
             Kind::Dangling => "dangling",
             Kind::Duplicate => "duplicate",
             Kind::InvalidFrontmatter => "invalid-frontmatter",
@@ -200,7 +203,7 @@ impl Store {
         }
         for (name, (kind, _)) in &state.tree {
             let name = std::str::from_utf8(name).unwrap_or_default();
-            if *kind == EntryKind::Blob && name.ends_with(".md") && !state.work.contains_key(name) {
+            if is_checked_out(name.as_bytes(), *kind) && !state.work.contains_key(name) {
                 changed.insert(name);
             }
         }
@@ -219,7 +222,15 @@ impl Store {
         }
         let mut names_by_frontmatter: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for name in state.work.keys().filter(|n| n.as_str() != INDEX_FILE) {
-            if index_text.is_some() && !linked.contains_key(name) {
+            if let Some(memory) = conflict_copy_of(name) {
+                out.push(finding(
+                    Kind::Conflict,
+                    name,
+                    format!(
+                        "the other side of a conflict over {memory}.md, kept by a sync: memdir resolve {memory} --ours|--theirs|--edit (memdir team resolve in team memory)"
+                    ),
+                ));
+            } else if index_text.is_some() && !linked.contains_key(name) {
                 let detail = if state.tree.contains_key(name.as_bytes()) {
                     "not named by MEMORY.md"
                 } else {

@@ -21,7 +21,7 @@ use crate::repo::{
 
 /// The memory dir's own repository.
 pub struct MemoryRepo {
-    repo: gix::Repository,
+    pub(super) repo: gix::Repository,
     workdir: PathBuf,
     /// Objects written but not yet fsynced; the next commit hardens them.
     unhardened: Vec<ObjectId>,
@@ -29,6 +29,17 @@ pub struct MemoryRepo {
     /// The bytes of blobs staged by [`MemoryRepo::write_blob`], read from here until the next
     /// commit names them (team merges and adoption read what they wrote).
     staged_blobs: HashMap<ObjectId, Vec<u8>>,
+    /// Which top-level tree entries the work tree holds ([`MemoryRepo::set_checkout_rule`]);
+    /// the others, and everything in a folder, are marked skip-worktree in `.git/index`.
+    checked_out: CheckoutRule,
+}
+
+/// Whether a top-level tree entry (its name and kind) is written into the work tree.
+pub type CheckoutRule = fn(&[u8], EntryKind) -> bool;
+
+/// Until the store says which files are memories: every plain top-level file.
+fn plain_files(_: &[u8], kind: EntryKind) -> bool {
+    kind == EntryKind::Blob
 }
 
 impl MemoryRepo {
@@ -60,10 +71,19 @@ impl MemoryRepo {
             unhardened: Vec::new(),
             loose: LooseWriter::default(),
             staged_blobs: HashMap::new(),
+            checked_out: plain_files,
         }
     }
 
-    fn err(&self, source: gix::Error) -> RepoError {
+    /// Say which top-level tree entries the work tree holds: what `.git/index` records as
+    /// checked out; the rest is carried in git and marked skip-worktree, so that `git status`
+    /// does not take it for deleted (DESIGN §8: entries of a remote's tree that are not memory
+    /// files are never written).
+    pub fn set_checkout_rule(&mut self, rule: CheckoutRule) {
+        self.checked_out = rule;
+    }
+
+    pub(super) fn err(&self, source: gix::Error) -> RepoError {
         git_error(&self.workdir, source)
     }
 
@@ -163,6 +183,11 @@ impl MemoryRepo {
         self.written(id)
     }
 
+    /// Stage a tree object for the next commit.
+    pub(super) fn stage_tree(&mut self, tree: &gix::objs::Tree) -> Result<ObjectId, RepoError> {
+        self.stage_encoded(tree)
+    }
+
     /// Stage `object` for the next commit.
     fn stage_encoded(&mut self, object: &impl gix::objs::WriteTo) -> Result<ObjectId, RepoError> {
         let id = self.loose.stage_object(&self.repo, object);
@@ -228,6 +253,7 @@ impl MemoryRepo {
             commit_id,
             tree_id,
             parent,
+            first_parent: parent,
             committer,
             files_to_sync,
             objects,
@@ -263,6 +289,7 @@ impl MemoryRepo {
             commit_id,
             tree_id,
             parent,
+            first_parent,
             committer,
             ..
         } = prepared;
@@ -273,14 +300,18 @@ impl MemoryRepo {
         let summary = message.lines().next().unwrap_or_default();
         let log = format!(
             "commit{}: {summary}",
-            if parent.is_none() { " (initial)" } else { "" }
+            if first_parent.is_none() {
+                " (initial)"
+            } else {
+                ""
+            }
         );
         self.move_head(parent, commit_id, &log, &committer)?;
         history_cache::append(
             self.git_dir(),
             &history_cache::Record {
                 commit: commit_id,
-                parent,
+                parent: first_parent,
                 time: (committer.time.seconds, committer.time.offset),
                 message: message.to_string(),
             },
@@ -301,23 +332,22 @@ impl MemoryRepo {
     }
 
     /// Move HEAD's branch to `new`, a commit already in the repository (a fast-forward to what
-    /// was fetched), and rebuild `.git/index` for its tree. The work tree is the caller's.
+    /// was fetched; nothing moves when HEAD is there already), and rebuild `.git/index` for its
+    /// tree, with stat data for the files in `clean`. The work tree is the caller's.
     pub fn advance_head(
         &mut self,
         expected: Option<ObjectId>,
         new: ObjectId,
         log: &str,
+        clean: &CleanFiles<'_>,
     ) -> Result<(), RepoError> {
-        let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
-        self.move_head(expected, new, log, &committer)?;
-        self.reset_index(new)
-    }
-
-    /// Rebuild `.git/index` for `commit`'s tree, with no stat data (git compares content).
-    pub fn reset_index(&self, commit: ObjectId) -> Result<(), RepoError> {
-        let tree = self.commit_tree(commit)?;
-        let tree_id = self.commit_tree_id(commit)?;
-        self.write_index(tree_id, &tree, &CleanFiles::new())
+        if expected != Some(new) {
+            let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
+            self.move_head(expected, new, log, &committer)?;
+        }
+        let tree = self.commit_tree(new)?;
+        let tree_id = self.commit_tree_id(new)?;
+        self.write_index(tree_id, &tree, clean)
     }
 
     /// The short name of the branch HEAD names (also before its first commit); `None` when
@@ -400,19 +430,50 @@ impl MemoryRepo {
         self.publish(prepared, tree, message, clean)
     }
 
-    /// Commit `tree` as the merge of `theirs` into `ours` (parents in that order), as
-    /// [`MemoryRepo::commit`] does: the branch moves by compare-and-swap from `ours`. The work
-    /// tree is the caller's; `.git/index` gets no stat data, so git compares content.
-    pub fn commit_merge(
+    /// A commit of `tree` on `parents`, durable, that no branch names (what personal sync pushes:
+    /// a snapshot of the memory dir on top of the remote's branch). Refs are the caller's.
+    pub fn write_commit(
         &mut self,
         tree: &TreeMap,
-        ours: ObjectId,
-        theirs: ObjectId,
+        parents: &[ObjectId],
         message: &str,
     ) -> Result<ObjectId, RepoError> {
-        let prepared = self.prepare_commit_with_parents(tree, &[ours, theirs], message)?;
+        let prepared = self.prepare_commit_with_parents(tree, parents, message)?;
         self.harden(&prepared)?;
-        self.publish(prepared, tree, message, &CleanFiles::new())
+        Ok(prepared.commit_id)
+    }
+
+    /// Point the ref `name` (a full name outside `refs/heads/`: memdir's own bookkeeping) at
+    /// `commit`, whatever it pointed to; `None` deletes it.
+    pub fn set_ref(&self, name: &str, commit: Option<ObjectId>) -> Result<(), RepoError> {
+        use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+        let change = match commit {
+            Some(id) => Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: false,
+                    message: "memdir sync".into(),
+                },
+                expected: PreviousValue::Any,
+                new: gix::refs::Target::Object(id),
+            },
+            None => Change::Delete {
+                expected: PreviousValue::Any,
+                log: RefLog::AndReference,
+            },
+        };
+        let edit = RefEdit {
+            change,
+            name: name
+                .try_into()
+                .map_err(|e| self.err(gix::Error::from_error(e)))?,
+            deref: false,
+        };
+        let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
+        self.repo
+            .edit_references_as(Some(edit), Some(committer.to_ref(&mut Default::default())))
+            .map_err(|e| self.err(e))?;
+        Ok(())
     }
 
     /// Make a prepared commit's objects durable under their names: their data, then the names.
@@ -448,13 +509,12 @@ impl MemoryRepo {
                     EntryKind::Commit => Mode::COMMIT,
                     _ => Mode::FILE,
                 };
-                state.dangerously_push_entry(
-                    Stat::default(),
-                    *id,
-                    Flags::empty(),
-                    mode,
-                    name.as_ref(),
-                );
+                let flags = if (self.checked_out)(name, *kind) {
+                    Flags::empty()
+                } else {
+                    Flags::EXTENDED | Flags::SKIP_WORKTREE
+                };
+                state.dangerously_push_entry(Stat::default(), *id, flags, mode, name.as_ref());
             }
             state.sort_entries();
             gix::index::File::from_state(state, self.repo.index_path())
@@ -468,6 +528,12 @@ impl MemoryRepo {
             let path: &BStr = entry.path_in(paths);
             if let Some(stat) = clean.get(path) {
                 entry.stat = *stat;
+            }
+            let kind = entry.mode.to_tree_entry_mode().map(|m| m.kind());
+            if !flat
+                && !kind.is_some_and(|kind| !path.contains(&b'/') && (self.checked_out)(path, kind))
+            {
+                entry.flags |= Flags::EXTENDED | Flags::SKIP_WORKTREE;
             }
         }
         index.write(Default::default()).map_err(|e| self.err(e))
@@ -609,11 +675,23 @@ impl MemoryRepo {
     }
 }
 
+impl PreparedCommit {
+    /// The commit moves the branch from `head` (compare-and-swap) rather than from its first
+    /// parent: a commit on top of what was fetched, made where HEAD was behind it.
+    pub fn expecting(mut self, head: Option<ObjectId>) -> PreparedCommit {
+        self.parent = head;
+        self
+    }
+}
+
 /// A commit whose objects are written but not yet durable, and whose branch has not moved.
 pub struct PreparedCommit {
     pub commit_id: ObjectId,
     tree_id: ObjectId,
+    /// Where the branch must be for it to move here (compare-and-swap).
     parent: Option<ObjectId>,
+    /// The commit's own first parent, for the history cache.
+    first_parent: Option<ObjectId>,
     committer: gix::actor::Signature,
     /// The objects' temp files (and loose files already there), to fsync before they are
     /// placed.

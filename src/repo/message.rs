@@ -15,6 +15,11 @@ pub enum Op {
     Restore,
     /// A memory retired because its rule was promoted and merged (DESIGN §7).
     Promote,
+    /// What a sync brought from its remote: a merge, or a tree without entries git refuses
+    /// (DESIGN §8). A fast-forward makes no commit.
+    Sync,
+    /// A conflict a sync kept both sides of, finished by a person (DESIGN §8).
+    Resolve,
 }
 
 impl Op {
@@ -27,6 +32,8 @@ impl Op {
             Op::Rollback => "rollback",
             Op::Restore => "restore",
             Op::Promote => "promote",
+            Op::Sync => "sync",
+            Op::Resolve => "resolve",
         }
     }
 }
@@ -66,11 +73,6 @@ pub fn commit_message_with(
         message.push_str(&format!("Memdir-{key}: {value}\n"));
     }
     message
-}
-
-/// The merge commit of a team sync (DESIGN §8).
-pub fn merge_message(remote: &str) -> String {
-    format!("merge(team): sync with {remote}\n\nMemdir-Op: merge\n")
 }
 
 /// The first line of a message: its subject.

@@ -13,7 +13,9 @@
 //! - [`history_cache`]: the first-parent history kept in one file, checked against HEAD;
 //! - [`pack`]: packing every object into one pack, in the background once enough are loose;
 //! - [`worktree`]: `.git/index` read back, and stat data;
-//! - [`project`]: questions about a project's own repository (what it tracks);
+//! - [`project`]: questions about a project's own repository (what it tracks, its remotes);
+//! - [`remote_url`]: git remote addresses in one spelling;
+//! - [`tree_filter`]: a tree without the entries git refuses to check out;
 //! - [`durable`]: fsync of files and folders;
 //! - `loose`: loose objects written with one deflate stream per process.
 
@@ -32,9 +34,11 @@ pub mod memory_repo;
 pub mod message;
 pub mod pack;
 pub mod project;
+pub mod remote_url;
 pub mod target_repo;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod tree_filter;
 pub mod worktree;
 
 pub use durable::{Syncing, start_sync, sync_dir, sync_files};
@@ -42,6 +46,7 @@ pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
 pub use project::{TrackedFile, in_bare_repository, is_tracked, tracked_files};
 pub use target_repo::{TargetHead, TargetRepo};
+pub use tree_filter::refused_name;
 pub use worktree::{WorktreeIndex, file_stat};
 
 #[derive(Debug, thiserror::Error)]
@@ -156,6 +161,12 @@ pub fn history_of(dir: &Path) -> Result<Vec<HistoryEntry>, RepoError> {
     } else {
         Ok(Vec::new())
     }
+}
+
+/// The id git gives `bytes` as a blob (SHA-1): a name derived from content that is the same on
+/// every machine; `None` for bytes made to collide (SHA-1 collision detection).
+pub fn content_id(bytes: &[u8]) -> Option<ObjectId> {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok()
 }
 
 pub(crate) fn git_error(dir: &Path, source: gix::Error) -> RepoError {

@@ -33,11 +33,14 @@ impl WorktreeIndex {
         self.file.entry_by_path(path.into()).is_some()
     }
 
-    /// Every top-level entry as the index records it: name, blob id, stat data.
+    /// Every top-level entry the work tree holds as the index records it: name, blob id, stat
+    /// data (not those marked skip-worktree: carried in git, never written).
     pub fn work_files(&self) -> impl Iterator<Item = (&str, ObjectId, Stat)> + '_ {
         self.file.entries().iter().filter_map(|e| {
             let path = e.path(&self.file).to_str().ok()?;
-            (!path.contains('/')).then_some((path, e.id, e.stat))
+            let in_work_tree =
+                !path.contains('/') && !e.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE);
+            in_work_tree.then_some((path, e.id, e.stat))
         })
     }
 

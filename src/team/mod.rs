@@ -1,11 +1,10 @@
-//! Team memory (DESIGN §8): a memory dir shared through a git remote, and how it merges.
+//! Team memory (DESIGN §8): a memory dir shared through a git remote the team owns: joining it
+//! (`init`), syncing it (`sync`), where it stands (`status`). The merge engine, the transport and
+//! the guard are [`crate::sync`]'s, shared with personal sync.
 
 pub use error::TeamError;
 
 pub mod error;
-pub mod guard;
 pub mod init;
-pub mod merge;
-pub mod remote;
 pub mod status;
 pub mod sync;

@@ -15,9 +15,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "capabilities",
         &[
-            "review", "extract", "team", "stack", "hooks", "recall", "mcp",
+            "review", "extract", "team", "stack", "hooks", "recall", "mcp", "personal",
         ],
     ),
+    ("what capabilities share", &["sync"]),
     ("memory", &["memory"]),
     (
         "git access and the process environment",

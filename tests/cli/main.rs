@@ -31,6 +31,7 @@ mod mcp_python;
 mod merge;
 mod pack;
 mod paths;
+mod personal;
 mod plugin;
 mod promote;
 mod quality;

@@ -11,7 +11,7 @@ use gix::objs::tree::EntryKind;
 use crate::atomic::TEMP_SUFFIX;
 use crate::repo::{CleanFiles, RepoError, TreeMap, WorktreeIndex};
 
-use crate::memory::taxonomy::is_topic_file_name;
+use crate::memory::taxonomy::{is_memory_file_name, is_topic_file_name};
 
 use super::*;
 
@@ -215,11 +215,18 @@ pub(super) fn entry_inode(_entry: &std::fs::DirEntry) -> Option<u64> {
     None
 }
 
-/// Whether every `*.md` file of the work tree is exactly what `tree` holds, and vice versa.
+/// Whether a tree entry is one the work tree holds: a memory file (the index or a topic file)
+/// that is a plain file. What else a tree may carry (a README, a folder, a link, a submodule,
+/// from a remote; DESIGN §8) stays in git, is never written, and is never taken for deleted.
+pub fn is_checked_out(name: &[u8], kind: EntryKind) -> bool {
+    kind == EntryKind::Blob && std::str::from_utf8(name).is_ok_and(is_memory_file_name)
+}
+
+/// Whether every memory file of the work tree is exactly what `tree` holds, and vice versa.
 pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
     let tracked = tree
         .iter()
-        .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"));
+        .filter(|(name, (kind, _))| is_checked_out(name, *kind));
     tracked.clone().count() == work.len()
         && tracked.into_iter().all(|(name, (_, id))| {
             std::str::from_utf8(name)
@@ -230,7 +237,7 @@ pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
 }
 
 /// The stat data for `.git/index` of the work-tree files whose content `tree` holds.
-pub(super) fn clean_files<'a>(tree: &TreeMap, work: &'a WorkTree) -> CleanFiles<'a> {
+pub(crate) fn clean_files<'a>(tree: &TreeMap, work: &'a WorkTree) -> CleanFiles<'a> {
     let mut clean = CleanFiles::with_capacity(work.len());
     clean.extend(
         work.iter()

@@ -1,15 +1,16 @@
-//! How team memory merges (DESIGN §8): `MEMORY.md` as a union of entries keyed by their link,
-//! topic files three-way line by line, and the flat trees of two commits over their merge base.
+//! How memory merges (DESIGN §8), for team memory and personal sync alike: `MEMORY.md` as a
+//! union of entries keyed by their link, topic files three-way line by line, and two flat trees
+//! over their merge base's.
 //!
 //! Everything here is pure or writes only blobs: the work tree, `.git/index` and the refs are
-//! the caller's (`team sync` writes the files and the merge commit). The same index merge runs
-//! as git's merge driver (`memdir merge-index`), so a plain `git pull` of a team repository
-//! merges `MEMORY.md` exactly as `memdir team sync` does.
+//! the caller's (a sync writes the files and the commit). The same index merge runs as git's
+//! merge driver (`memdir merge-index`), so a plain `git pull` of a team repository merges
+//! `MEMORY.md` exactly as `memdir team sync` does.
 
 //!
 //! - [`index`]: `MEMORY.md` as a union of entries (also git's merge driver);
 //! - [`topic`]: a topic file three-way, line by line;
-//! - [`tree`]: two commits' flat trees over their merge base, conflict copies included.
+//! - [`tree`]: two flat trees over their merge base's, conflict copies included.
 
 mod index;
 mod topic;
@@ -17,7 +18,7 @@ mod tree;
 
 pub use index::merge_index;
 pub use topic::{TopicMerge, merge_topic};
-pub use tree::{Conflict, Merged, merge_trees};
+pub use tree::{Conflict, Merged, merge_trees, with_frontmatter_name};
 
 /// One line of a text, split from its terminator (`"\n"`, `"\r\n"` or `""` for a last line
 /// without one), so that what is not changed is written back byte for byte.
