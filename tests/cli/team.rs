@@ -292,3 +292,96 @@ fn eight_teammates_racing_end_with_one_tree_and_nothing_lost() {
 fn eight_teammates_racing_twenty_times() {
     eight_teammates_race(20);
 }
+
+#[test]
+fn a_conflict_is_listed_proposed_and_finished_with_resolve() {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let [a, mut b] = [0, 1].map(|_| Mate::join(&remote));
+    a.save(
+        "deploy-window",
+        "Deploys happen Tuesday.\n\nAsk in #deploys.",
+    );
+    a.sync();
+    b.sync();
+    a.save(
+        "deploy-window",
+        "Deploys happen Monday.\n\nAsk in #deploys.",
+    );
+    b.save(
+        "deploy-window",
+        "Deploys happen Friday.\n\nAsk in #release.",
+    );
+    a.sync();
+    let synced = b.sync();
+    let copy = synced["conflicts"][0]["kept_as"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no conflict: {synced}"))
+        .to_string();
+    let status = b.env.ok(&["team", "status"]);
+    assert!(
+        status.stderr.contains(&copy)
+            && status.stderr.contains("memdir team resolve deploy-window"),
+        "{}",
+        status.stderr
+    );
+    let doctor = b.env.run(&["doctor", "--team"]);
+    assert_eq!(doctor.code, 1, "{}", doctor.stdout);
+    assert!(
+        doctor.stdout.contains(&copy) && doctor.stdout.contains("resolve deploy-window"),
+        "{}",
+        doctor.stdout
+    );
+    // review proposes how: each side says something the other does not.
+    let review = b.env.ok(&["review", "--json"]).json();
+    let proposal = review["proposals"]
+        .as_array()
+        .expect("proposals")
+        .iter()
+        .find(|p| p["kind"] == "conflict")
+        .unwrap_or_else(|| panic!("no conflict proposal: {review}"))
+        .clone();
+    assert_eq!(proposal["memory"], copy.trim_end_matches(".md"));
+    assert!(
+        proposal["reason"]
+            .as_str()
+            .is_some_and(|r| r.ends_with("memdir team resolve deploy-window --edit")),
+        "{proposal}"
+    );
+    // Finished in an editor: what the person saves is kept, the copy goes, one commit.
+    let editor = root.root.join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\ngrep -q '<<<<<<< yours' \"$1\" || exit 1\nprintf -- '---\\nname: deploy-window\\ndescription: About deploy-window\\ntype: project\\n---\\nDeploys happen Monday or Friday.\\n\\nAsk in #release.\\n' > \"$1\"\n",
+    )
+    .expect("editor");
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&editor)
+        .status()
+        .expect("chmod");
+    b.env
+        .fails(&["team", "resolve", "deploy-window"], 2, "--ours");
+    b.env.set_var("EDITOR", editor.to_str().expect("utf-8"));
+    let resolved = b
+        .env
+        .ok(&["team", "resolve", "deploy-window", "--edit", "--json"])
+        .json();
+    assert_eq!(resolved["kept"], "edited", "{resolved}");
+    let subject = git(&b.team, &["log", "-1", "--format=%s"]);
+    assert_eq!(subject.trim(), "resolve(project): deploy-window");
+    assert_git_clean(&b.team);
+    b.sync();
+    a.sync();
+    for mate in [&a, &b] {
+        let files = mate.files();
+        assert!(!files.contains_key(&copy), "{:?}", files.keys());
+        assert!(files["deploy-window.md"].contains("Monday or Friday"));
+    }
+    // Nothing is left to resolve, and an unfinished edit changes nothing.
+    b.env.fails(
+        &["team", "resolve", "deploy-window", "--ours"],
+        2,
+        "no conflict is kept",
+    );
+}
