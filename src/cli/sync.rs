@@ -36,8 +36,9 @@ pub struct SyncArgs {
     /// start a sync in the background and return at once; never fails the hook.
     #[arg(long, conflicts_with_all = ["remote", "as_name", "json"])]
     pub hook: bool,
-    /// Print JSON: {identity, source, branch, integrated, adopted, commit, pushed, changed,
-    /// conflicts, foreign, dropped, attempts}; with --remote, {remote, config, public}.
+    /// Print JSON: {identity, source, remote, path, branch, integrated, adopted, commit, pushed,
+    /// snapshot, changed, conflicts, foreign, dropped, attempts}; with --remote, {remote, path,
+    /// public}.
     #[arg(long)]
     pub json: bool,
 }
@@ -89,7 +90,7 @@ pub fn run(ctx: &Ctx, args: &SyncArgs, output: &mut Output<'_>) -> Result<(), Er
         &synced.conflicts,
         "memdir resolve",
     )?;
-    let pushed = if synced.pushed.is_some() {
+    let pushed = if synced.pushed {
         "; pushed"
     } else {
         ""
@@ -127,7 +128,7 @@ fn set_remote(
     if json {
         return output.json(&serde_json::json!({
             "remote": shown(&url),
-            "config": file,
+            "path": file,
             "public": public,
         }));
     }
@@ -189,7 +190,7 @@ pub(crate) fn report(
     for entry in dropped {
         output.warn(&format!(
             "dropped {:?} from what the remote sent: {} (git refuses to check it out); the remote loses it with the next push",
-            entry.path, entry.why
+            entry.file, entry.why
         ))?;
     }
     if !foreign.is_empty() {

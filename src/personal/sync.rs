@@ -41,8 +41,10 @@ pub struct Synced {
     pub adopted: Vec<String>,
     /// The commit made in the memory dir's history, if any.
     pub commit: Option<String>,
-    /// The commit pushed to the remote's branch, if any.
-    pub pushed: Option<String>,
+    /// Whether a snapshot was pushed.
+    pub pushed: bool,
+    /// The commit pushed to the remote's branch: a snapshot of the memory dir on its tip.
+    pub snapshot: Option<String>,
     /// The memory files the sync changed in the memory dir.
     pub changed: Vec<Changed>,
     /// Memories both sides changed in the same place: this side's stays, the other's is kept
@@ -221,7 +223,7 @@ pub fn sync(memory_dir: &Path, url: &str, branch: &str) -> Result<Synced, Person
             return Err(SyncError::TreeRefused(format!(
                 "the memory at {} holds {:?} ({}), so nothing was pushed; remove it (git rm and commit), then run memdir sync again",
                 memory_dir.display(),
-                first.path,
+                first.file,
                 first.why
             ))
             .into());
@@ -232,7 +234,8 @@ pub fn sync(memory_dir: &Path, url: &str, branch: &str) -> Result<Synced, Person
             let repo = MemoryRepo::open(memory_dir)?;
             repo.set_ref(&fetched_ref(branch), Some(snapshot))?;
             repo.set_ref(&base_ref(branch), Some(snapshot))?;
-            synced.pushed = Some(snapshot.to_string());
+            synced.pushed = true;
+            synced.snapshot = Some(snapshot.to_string());
             synced.integrated = match (theirs, remote_changed) {
                 (None, _) => "first push",
                 (Some(_), true) => "merged",

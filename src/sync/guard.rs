@@ -41,11 +41,10 @@ pub const MAX_ENTRIES: usize = 50_000;
 /// The most entries of folders (which are never written) looked at for names git refuses.
 pub const MAX_FOLDER_ENTRIES: usize = 100_000;
 
-/// An entry dropped from a tree: its path, as Rust debug-quotes it (one line, control
-/// characters escaped), and why.
+/// An entry dropped from a tree: its path in the tree (`docs/.git`), and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Dropped {
-    pub path: String,
+    pub file: String,
     pub why: String,
 }
 
@@ -116,7 +115,7 @@ pub fn clean(
         let shown = name.to_str_lossy().into_owned();
         if let Some(why) = refused_name(&name, kind) {
             cleaned.dropped.push(Dropped {
-                path: shown,
+                file: shown,
                 why: why.to_string(),
             });
             continue;
@@ -136,8 +135,8 @@ pub fn clean(
             id = kept;
             cleaned
                 .dropped
-                .extend(inner.into_iter().map(|(path, why)| Dropped {
-                    path,
+                .extend(inner.into_iter().map(|(file, why)| Dropped {
+                    file,
                     why: why.to_string(),
                 }));
         } else if is_checked_out(&name, kind) {
@@ -149,7 +148,7 @@ pub fn clean(
             }
             if size > MAX_TOPIC_BYTES && name != INDEX_FILE.as_bytes() {
                 cleaned.dropped.push(Dropped {
-                    path: shown,
+                    file: shown,
                     why: format!("{size} bytes, over the cap of {MAX_TOPIC_BYTES} of a memory"),
                 });
                 continue;

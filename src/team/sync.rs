@@ -153,7 +153,7 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
             return Err(SyncError::TreeRefused(format!(
                 "your team memory's commit {} holds {:?} ({}), so nothing was pushed; remove it in {} (git rm and commit), then run memdir team sync again",
                 head.to_hex_with_len(12),
-                first.path,
+                first.file,
                 first.why,
                 dir.display()
             ))
@@ -306,7 +306,7 @@ fn integrate(
 pub fn dropped_trailer(dropped: &[Dropped]) -> String {
     dropped
         .iter()
-        .map(|d| format!("{:?}", d.path))
+        .map(|d| format!("{:?}", d.file))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -135,7 +135,8 @@ fn two_machines_with_the_project_at_different_paths_share_its_memory() {
     laptop.save("deploy-window", "Deploys happen Tuesday to Thursday only.");
     let synced = laptop.sync();
     assert_eq!(synced["integrated"], "first push", "{synced}");
-    assert!(synced["pushed"].is_string(), "{synced}");
+    assert_eq!(synced["pushed"], true, "{synced}");
+    assert!(synced["snapshot"].is_string(), "{synced}");
     assert_eq!(branches(&remote).len(), 1);
     assert_eq!(synced["branch"], branches(&remote)[0].as_str());
 
@@ -182,7 +183,7 @@ fn two_machines_with_the_project_at_different_paths_share_its_memory() {
         let synced = machine.sync();
         assert_eq!(synced["integrated"], "up to date", "{synced}");
         assert!(
-            synced["commit"].is_null() && synced["pushed"].is_null(),
+            synced["commit"].is_null() && synced["pushed"] == false,
             "{synced}"
         );
     }
@@ -407,7 +408,7 @@ fn nothing_holding_a_secret_is_pushed_even_from_history() {
     // history never holds it.
     machine.ok(&["rm", "ci-token"]);
     machine.save("oncall", "Pages go to #payments-oncall.");
-    assert!(machine.sync()["pushed"].is_string());
+    assert_eq!(machine.sync()["pushed"], true);
     let everything = git(&remote, &["log", "--all", "-p"]);
     assert!(everything.contains("#payments-oncall"));
     assert!(!everything.contains(token), "the secret reached the remote");
