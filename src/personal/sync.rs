@@ -124,7 +124,8 @@ pub fn sync(memory_dir: &Path, url: &str, branch: &str) -> Result<Synced, Person
         };
         let base = store.repo.ref_commit(&base_ref(branch))?;
         let base_tree = tree_of(&store.repo, base)?;
-        let mut state = store.state(Scan::Full, None)?;
+        // Read as team sync reads it: without a stat per file when nothing shows a change.
+        let mut state = store.state(Scan::IfChanged, None)?;
         let adoption = store.adopt_in(&mut state, None)?;
         synced
             .adopted

@@ -547,7 +547,11 @@ impl MemoryRepo {
         self.repo
             .open_index()
             .ok()
-            .map(|file| WorktreeIndex { file, mtime })
+            .map(|file| WorktreeIndex {
+                file,
+                mtime,
+                positions: Default::default(),
+            })
     }
 
     /// The commit a revision names (`HEAD~2`, an id or a prefix of one, a branch), or an error

@@ -47,7 +47,7 @@ pub use message::HistoryEntry;
 pub use project::{TrackedFile, in_bare_repository, is_tracked, tracked_files};
 pub use target_repo::{TargetHead, TargetRepo};
 pub use tree_filter::refused_name;
-pub use worktree::{WorktreeIndex, file_stat};
+pub use worktree::{WorktreeIndex, entry_stat, file_stat};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RepoError {

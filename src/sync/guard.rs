@@ -25,7 +25,7 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 
-use crate::memory::store::{INDEX_FILE, Scan, Store, is_checked_out};
+use crate::memory::store::{INDEX_FILE, State, Store, is_checked_out};
 use crate::memory::taxonomy::is_memory_file_name;
 use crate::repo::{MemoryRepo, RepoError, TreeMap, refused_name};
 use crate::sync::SyncError;
@@ -232,10 +232,10 @@ pub fn secrets_between(
     Ok(found)
 }
 
-/// The secrets in the memory files of the store's work tree that are not committed yet (a file
-/// whose content is HEAD's is not read: `.git/index`'s stat data tells it).
-pub fn pending_secrets(store: &Store) -> Result<Vec<String>, SyncError> {
-    let state = store.state(Scan::Full, None)?;
+/// The secrets in the memory files of the store's work tree, as `state` read it, that are not
+/// committed yet (a file whose content is HEAD's is not read: `.git/index`'s stat data tells
+/// it).
+pub(crate) fn pending_secrets(store: &Store, state: &State) -> Result<Vec<String>, SyncError> {
     let mut found = Vec::new();
     for (name, file) in &state.work {
         if state

@@ -12,15 +12,19 @@ fn state_file(git_dir: &Path, name: &str) -> PathBuf {
     git_dir.join("memdir").join(name)
 }
 
-/// Remember that a sync recorded as `name` (`team-sync.json`) just ended well.
+/// Remember that a sync recorded as `name` (`team-sync.json`) just ended well. Not fsynced: a
+/// power cut may lose the time of the last sync, or tear the file, which `last_sync` then
+/// reads as no sync (status says "never"); nothing else depends on it.
 pub fn record_sync(git_dir: &Path, name: &str) -> Result<(), SyncError> {
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    Ok(crate::atomic::write(
-        &state_file(git_dir, name),
+    let path = state_file(git_dir, name);
+    crate::atomic::replace_unsynced(
+        &path,
         serde_json::json!({ "last_sync": now })
             .to_string()
             .as_bytes(),
-    )?)
+    )
+    .map_err(SyncError::io(&path))
 }
 
 /// When the sync recorded as `name` last ended well (RFC 3339); `None` before the first.

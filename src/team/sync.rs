@@ -78,8 +78,15 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
         synced.attempts = attempt;
         // The store's lock is held for one attempt: nobody writes while the tree moves.
         let mut store = Store::open(dir)?;
+        // The work tree is read once (nobody writes while the lock is held), as a save reads
+        // it: without a stat per file when the folder and the index show no change since
+        // `.git/index` was written, so a sync of ten thousand memories with nothing to do costs
+        // no more than git's own pull and push. An in-place edit of a tracked memory then waits
+        // for `memdir snapshot` as it does for a save, and is never overwritten by a merge
+        // (the checkout looks at each file it replaces).
+        let mut state = store.state(Scan::IfChanged, None)?;
         guard::refuse_secrets(
-            guard::pending_secrets(&store)?,
+            guard::pending_secrets(&store, &state)?,
             "team memory",
             "nothing was committed or pushed",
         )?;
@@ -96,14 +103,13 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
             }
             Err(e) => {
                 // What is pending is committed all the same, to be pushed next time.
-                store.adopt(None)?;
+                store.adopt_in(&mut state, None)?;
                 return Err(e.into());
             }
         }
         let theirs = store
             .repo
             .ref_commit(&format!("refs/remotes/{REMOTE}/{branch}"))?;
-        let mut state = store.state(Scan::Full, None)?;
         // Looked at before anything is committed, merged or written.
         let cleaned = match theirs {
             Some(theirs) if !contains(&store, state.parent, theirs)? => Some(
@@ -117,7 +123,7 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
         synced
             .adopted
             .extend(adoption.commits.iter().map(|(_, s)| s.clone()));
-        let before = state.tree.clone();
+        let before = cleaned.as_ref().map(|_| state.tree.clone());
         let (head, integrated) = integrate(
             &mut store,
             &mut state,
@@ -127,9 +133,9 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
         )?;
         synced.integrated = integrated.to_string();
         synced.foreign = guard::foreign(&state.tree);
-        if let Some(cleaned) = &cleaned {
+        if let (Some(cleaned), Some(before)) = (&cleaned, &before) {
             synced.dropped = cleaned.dropped.clone();
-            for found in guard::secrets_between(&store.repo, &before, &cleaned.tree)? {
+            for found in guard::secrets_between(&store.repo, before, &cleaned.tree)? {
                 if !synced.incoming_secrets.contains(&found) {
                     synced.incoming_secrets.push(found);
                 }

@@ -385,3 +385,46 @@ fn a_conflict_is_listed_proposed_and_finished_with_resolve() {
         "no conflict is kept",
     );
 }
+
+#[test]
+fn an_edit_in_place_waits_for_snapshot_and_is_never_overwritten_by_a_sync() {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let [a, b] = [0, 1].map(|_| Mate::join(&remote));
+    a.save("deploy-window", "Deploys happen Tuesday.");
+    a.sync();
+    b.sync();
+    // Edited in place (same file, same folder entry), as an editor that truncates and writes.
+    let path = b.team.join("deploy-window.md");
+    let edited = std::fs::read_to_string(&path)
+        .expect("read")
+        .replace("Tuesday", "Wednesday, after the freeze");
+    {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .expect("open");
+        file.write_all(edited.as_bytes()).expect("write");
+    }
+    a.save("deploy-window", "Deploys happen Thursday.");
+    a.sync();
+    let run = b
+        .env
+        .fails(&["team", "sync"], 2, "holds a change memdir has not committed");
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), edited);
+    // Committed by a snapshot (what the hooks run after an agent's write), it merges.
+    b.env.ok(&["snapshot", "--team"]);
+    let synced = b.sync();
+    assert_eq!(synced["integrated"], "merged", "{synced}");
+    let files = b.files();
+    let both: String = files
+        .iter()
+        .filter(|(f, _)| f.starts_with("deploy-window"))
+        .map(|(_, t)| t.as_str())
+        .collect();
+    assert!(both.contains("after the freeze") && both.contains("Thursday"), "{both}");
+    assert_git_clean(&b.team);
+}

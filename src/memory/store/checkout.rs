@@ -74,16 +74,26 @@ impl Store {
         names.dedup();
         let mut writes: Vec<(String, ObjectId, Change)> = Vec::new();
         let mut removals: Vec<String> = Vec::new();
+        let index = self.repo.open_index();
         for name in names {
             let (old, new_id) = (memory(&state.tree, name), memory(new, name));
             let Ok(file) = name.to_str() else {
                 continue;
             };
-            let work = state.work.get(file).map(|w| w.id);
-            if old == new_id || work == new_id {
+            if old == new_id {
                 continue;
             }
-            if work != old || state.unreadable.contains(file) {
+            // What the file holds now, looked at again: a state read without a stat per file
+            // does not see an in-place edit.
+            let (work, unreadable) = match self.work_file(file, index.as_ref())? {
+                worktree::Entry::File(found) => (Some(found.id), false),
+                worktree::Entry::Unreadable => (None, true),
+                worktree::Entry::Missing => (None, false),
+            };
+            if work == new_id && !unreadable {
+                continue;
+            }
+            if work != old || unreadable {
                 return Err(StoreError::InvalidInput(format!(
                     "{} holds a change memdir has not committed (a save in progress, or a file not named in MEMORY.md or one memdir will not read), and the sync would replace it; finish it or move it away, then sync again",
                     self.dir.join(file).display()

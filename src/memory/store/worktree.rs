@@ -61,6 +61,9 @@ impl Store {
         unreadable: &mut BTreeSet<String>,
     ) -> Result<WorkTree, StoreError> {
         let mut out = WorkTree::new();
+        if let Some(index) = index {
+            index.index_names();
+        }
         for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
             let entry = entry.map_err(io_error(&self.dir))?;
             let Ok(name) = entry.file_name().into_string() else {
@@ -74,7 +77,16 @@ impl Store {
             if !(is_topic_file_name(&name) || name == INDEX_FILE) {
                 continue;
             }
-            match self.work_file(&name, index)? {
+            let found = match crate::repo::entry_stat(&entry) {
+                Ok(found) => found,
+                Err(RepoError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            match self.work_file_stated(&name, found, index)? {
                 Entry::File(file) => {
                     out.insert(name, file);
                 }
@@ -95,13 +107,23 @@ impl Store {
         index: Option<&WorktreeIndex>,
     ) -> Result<Entry, StoreError> {
         let path = self.dir.join(name);
-        let (stat, is_file) = match crate::repo::file_stat(&path) {
+        let found = match crate::repo::file_stat(&path) {
             Ok(found) => found,
             Err(RepoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Entry::Missing);
             }
             Err(e) => return Err(e.into()),
         };
+        self.work_file_stated(name, found, index)
+    }
+
+    /// [`Store::work_file`] with its stat data and kind taken already.
+    fn work_file_stated(
+        &self,
+        name: &str,
+        (stat, is_file): (crate::repo::Stat, bool),
+        index: Option<&WorktreeIndex>,
+    ) -> Result<Entry, StoreError> {
         if !is_file {
             return Ok(Entry::Unreadable);
         }
