@@ -47,6 +47,8 @@
 #      no hook error. S: the review skill loads and runs `memdir review` (its allowed-tools).
 #      P3: `claude plugin marketplace add` this repository, `claude plugin install
 #      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp.
+#   8. session Y: personal sync. memdir.sync.auto on and a personal remote set: the session is
+#      unaffected, and the SessionEnd hook's background sync pushes the project's branch.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
 set -uo pipefail
 
@@ -302,17 +304,18 @@ info "scratch: $scratch"
 # 1. Install the hooks into the scratch user config dir.
 check "hooks install --claude --command $memdir" md hooks install --claude --command "$memdir"
 settings=$home/.claude/settings.json
-check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook" \
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook; SessionStart, SessionEnd → sync --hook" \
   python3 - "$settings" "$memdir" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
 def cmds(ev, matcher=None):
     return [h["command"] for e in s.get(ev, []) if e.get("matcher") == matcher for h in e["hooks"]]
-for ev in ("Stop", "SessionEnd", "PreCompact"):
+for ev in ("Stop", "PreCompact"):
     assert cmds(ev) == [f"{exe} extract --hook"], (ev, s.get(ev))
+assert cmds("SessionEnd") == [f"{exe} extract --hook", f"{exe} sync --hook"], s.get("SessionEnd")
 assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
 assert cmds("UserPromptSubmit") == [f"{exe} recall --hook"], s.get("UserPromptSubmit")
-assert cmds("SessionStart") == [f"{exe} recall --hook"], s.get("SessionStart")
+assert cmds("SessionStart") == [f"{exe} recall --hook", f"{exe} sync --hook"], s.get("SessionStart")
 PY
 # memdir's own setting (the throttle) lives in the same file: Claude Code must still run with it.
 check "settings.json: memdir.extractEveryTurns = 1 added (Claude Code must accept the key)" \
@@ -825,6 +828,38 @@ rs = [json.loads(l) for l in sys.argv[1].splitlines()]
 assert len(rs) == 1 and not rs[0]["error"], rs
 assert json.loads(rs[0]["text"].splitlines()[0])["body"].strip() == sys.argv[2], rs
 ' "$(tool_results M)" "$freeze_body"
+cp "$settings_saved" "$settings"
+
+# 8. Session Y: personal sync (issue 32). With memdir.sync.auto on in the user's settings and a
+# remote set, the SessionStart and SessionEnd hooks start `memdir sync` in the background: the
+# session is unaffected, and the project's branch appears in the remote with its MEMORY.md.
+personal=$scratch/personal.git
+g init -q --bare "$personal"
+g -C "$proj" remote add origin https://git.example/acme/app.git 2>/dev/null ||
+  g -C "$proj" remote set-url origin https://git.example/acme/app.git
+check "sync --remote $personal (kept in memdir's user config)" md sync --remote "$personal"
+python3 - "$settings_saved" "$settings" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s.setdefault("memdir", {})["sync"] = {"auto": True}
+json.dump(s, open(sys.argv[2], "w"), indent=2)
+PY
+branch=$(md path --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["identity"]["branch"])')
+info "session Y: the project's branch is $branch"
+script_write Y
+session Y "$scratch/script-Y.json" 'Write the notes file.'
+unaffected Y "session Y (personal sync hooks on)"
+synced=no
+for _ in $(seq 1 300); do
+  if g -C "$personal" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then synced=yes; break; fi
+  sleep 0.2
+done
+check "session Y: the background sync pushed $branch to the personal remote" test "$synced" == yes
+check "session Y: the pushed branch holds the memory dir's MEMORY.md" \
+  sh -c "test \"\$(git -C '$personal' show '$branch:MEMORY.md')\" = \"\$(cat '$mem/MEMORY.md')\""
+check "session Y: nothing about sync in worker.log's problems" sh -c "! grep -F 'sync --hook:' '$worker_log'"
+repo_sound "session Y"
+g -C "$proj" remote remove origin
 cp "$settings_saved" "$settings"
 
 elapsed=$(since "$started")
