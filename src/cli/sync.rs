@@ -62,7 +62,7 @@ pub fn run(ctx: &Ctx, args: &SyncArgs, output: &mut Output<'_>) -> Result<(), Er
     let url = config::remote(&config_dir)?.ok_or(PersonalError::NoRemote)?;
     let identity = Identity::of(&ctx.project(), &memory_dir, &resolved.location.rule)?;
     let branch = identity.branch()?;
-    output.progress(&format!("syncing {} with {}", identity.id, shown(&url)))?;
+    output.progress(&format!("syncing {branch} of {}", shown(&url)))?;
     let synced = crate::personal::sync::sync(&memory_dir, &url, &branch)?;
     crate::sync::state::record_sync(&memory_dir.join(".git"), crate::personal::sync::STATE)?;
     if args.json {
@@ -74,10 +74,9 @@ pub fn run(ctx: &Ctx, args: &SyncArgs, output: &mut Output<'_>) -> Result<(), Er
         return output.json(&value);
     }
     output.info(&format!(
-        "{} ({}) in {} of {}",
+        "{} (from {}): branch {branch} of {}",
         identity.id,
         identity.describe(),
-        branch,
         shown(&url)
     ))?;
     for subject in &synced.adopted {
@@ -90,7 +89,9 @@ pub fn run(ctx: &Ctx, args: &SyncArgs, output: &mut Output<'_>) -> Result<(), Er
         &synced.conflicts,
         "memdir resolve",
     )?;
-    let pushed = if synced.pushed {
+    // "pushed" and "first push" say it already.
+    let pushed = if synced.pushed && matches!(synced.integrated.as_str(), "merged" | "fast-forward")
+    {
         "; pushed"
     } else {
         ""

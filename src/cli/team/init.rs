@@ -53,11 +53,15 @@ pub fn run(
             dropped,
         } => {
             crate::cli::sync::report(output, &foreign, &dropped, &[], "memdir team resolve")?;
+            let memories = changed
+                .iter()
+                .filter(|c| c.file != crate::memory::store::INDEX_FILE)
+                .count();
             output.info(&format!(
-                "team memory at {} (remote {}): {} memory files",
+                "team memory at {} (remote {}): {memories} {}",
                 dir.display(),
                 shown(url),
-                changed.len()
+                if memories == 1 { "memory" } else { "memories" }
             ))
         }
     }
