@@ -544,14 +544,11 @@ impl MemoryRepo {
     pub fn open_index(&self) -> Option<WorktreeIndex> {
         let path = self.repo.index_path();
         let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-        self.repo
-            .open_index()
-            .ok()
-            .map(|file| WorktreeIndex {
-                file,
-                mtime,
-                positions: Default::default(),
-            })
+        self.repo.open_index().ok().map(|file| WorktreeIndex {
+            file,
+            mtime,
+            positions: Default::default(),
+        })
     }
 
     /// The commit a revision names (`HEAD~2`, an id or a prefix of one, a branch), or an error

@@ -410,9 +410,11 @@ fn an_edit_in_place_waits_for_snapshot_and_is_never_overwritten_by_a_sync() {
     }
     a.save("deploy-window", "Deploys happen Thursday.");
     a.sync();
-    let run = b
-        .env
-        .fails(&["team", "sync"], 2, "holds a change memdir has not committed");
+    let run = b.env.fails(
+        &["team", "sync"],
+        2,
+        "holds a change memdir has not committed",
+    );
     assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&path).expect("read"), edited);
     // Committed by a snapshot (what the hooks run after an agent's write), it merges.
@@ -425,6 +427,9 @@ fn an_edit_in_place_waits_for_snapshot_and_is_never_overwritten_by_a_sync() {
         .filter(|(f, _)| f.starts_with("deploy-window"))
         .map(|(_, t)| t.as_str())
         .collect();
-    assert!(both.contains("after the freeze") && both.contains("Thursday"), "{both}");
+    assert!(
+        both.contains("after the freeze") && both.contains("Thursday"),
+        "{both}"
+    );
     assert_git_clean(&b.team);
 }
