@@ -633,8 +633,8 @@ mod tests {
         assert_eq!(merge.replaced.len(), 3, "{merge:?}");
         assert_eq!(
             merge.added.len(),
-            3,
-            "PostToolUse, UserPromptSubmit, SessionStart: {merge:?}"
+            5,
+            "SessionEnd's sync, PostToolUse, UserPromptSubmit, SessionStart's recall and sync: {merge:?}"
         );
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 
