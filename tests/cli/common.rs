@@ -528,6 +528,16 @@ impl Mate {
         self.env.ok(&["team", "sync", "--json"]).json()
     }
 
+    /// The texts of the team memory files whose names start with `prefix` (a memory and its
+    /// conflict copies), one after the other in name order.
+    pub fn texts_of(&self, prefix: &str) -> String {
+        self.files()
+            .into_iter()
+            .filter(|(f, _)| f.starts_with(prefix))
+            .map(|(_, t)| t)
+            .collect()
+    }
+
     /// Every memory file of the team work tree, by name.
     pub fn files(&self) -> BTreeMap<String, String> {
         std::fs::read_dir(&self.team)

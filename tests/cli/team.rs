@@ -67,11 +67,7 @@ fn three_teammates_syncing_in_every_order_end_identical_and_nothing_is_lost() {
     // Kept out of the index the model loads until someone resolves it.
     let index = &files["MEMORY.md"];
     assert!(!index.contains(".conflict-"), "{index}");
-    let both: String = files
-        .iter()
-        .filter(|(f, _)| f.starts_with("deploy-window"))
-        .map(|(_, t)| t.as_str())
-        .collect();
+    let both = a.texts_of("deploy-window");
     assert!(
         both.contains("never Friday") && both.contains("Monday to Wednesday"),
         "{both}"
@@ -421,12 +417,7 @@ fn an_edit_in_place_waits_for_snapshot_and_is_never_overwritten_by_a_sync() {
     b.env.ok(&["snapshot", "--team"]);
     let synced = b.sync();
     assert_eq!(synced["integrated"], "merged", "{synced}");
-    let files = b.files();
-    let both: String = files
-        .iter()
-        .filter(|(f, _)| f.starts_with("deploy-window"))
-        .map(|(_, t)| t.as_str())
-        .collect();
+    let both = b.texts_of("deploy-window");
     assert!(
         both.contains("after the freeze") && both.contains("Thursday"),
         "{both}"
