@@ -5,12 +5,12 @@ use std::path::Path;
 
 use crate::Error;
 use crate::cli::{Ctx, HookPayload, Output};
+use crate::memory::merge::Conflict;
 use crate::memory::store::{Change, Changed};
 use crate::personal::identity::{Identity, remember_name};
 use crate::personal::{PersonalError, config};
 use crate::repo::remote_url::{absolute, normalize, shown};
 use crate::sync::guard::Dropped;
-use crate::sync::merge::Conflict;
 
 /// Keep this project's memory in step with your own git remote, on every machine.
 ///

@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod history;
 pub mod index;
 pub mod load;
+pub mod merge;
 pub mod statement;
 pub mod store;
 pub mod taxonomy;

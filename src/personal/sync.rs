@@ -17,12 +17,12 @@
 use std::fs::{File, OpenOptions};
 use std::path::Path;
 
+use crate::memory::merge::{Conflict, merge_tree_maps};
 use crate::memory::store::{Changed, Head, Scan, Store};
 use crate::personal::PersonalError;
 use crate::repo::message::{Op, commit_message_with};
 use crate::repo::{MemoryRepo, TreeMap};
 use crate::sync::guard::{self, Dropped};
-use crate::sync::merge::{Conflict, merge_trees};
 use crate::sync::transport::{self, Fetched, Pushed, Remote};
 use crate::sync::{MAX_ATTEMPTS, SyncError, back_off};
 
@@ -144,7 +144,7 @@ pub fn sync(memory_dir: &Path, url: &str, branch: &str) -> Result<Synced, Person
             } else {
                 let short = theirs.to_hex_with_len(7).to_string();
                 let merged =
-                    merge_trees(&mut store.repo, &base_tree, &local, &cleaned.tree, &short)?;
+                    merge_tree_maps(&mut store.repo, &base_tree, &local, &cleaned.tree, &short)?;
                 synced.conflicts = merged.conflicts;
                 merged.tree
             }

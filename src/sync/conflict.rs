@@ -9,13 +9,13 @@
 use std::path::Path;
 
 use crate::memory::index::Index;
+use crate::memory::merge::with_frontmatter_name;
 use crate::memory::store::{
     INDEX_FILE, Op, Scan, Store, commit_message_with, read_index, read_memory_file,
 };
 use crate::memory::taxonomy::{conflict_copy_of, is_topic_file_name};
 use crate::memory::topic::TopicFile;
 use crate::sync::SyncError;
-use crate::sync::merge::with_frontmatter_name;
 
 /// The conflict copies in the memory dir `dir` (`NAME.conflict-<id>.md`), by file name.
 pub fn copies(dir: &Path) -> Vec<String> {

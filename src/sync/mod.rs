@@ -6,13 +6,13 @@
 //!   own promotion branches, with a lease);
 //! - [`guard`]: what is taken from a remote and given to it (entries git refuses dropped,
 //!   entries that are not memory files kept in git and never written, secrets);
-//! - [`merge`]: the merge engine (the index as a union of entries, topic files three-way, both
-//!   versions kept on a real conflict);
 //! - [`conflict`]: the conflicts a merge kept, listed and finished by a person;
 //! - [`state`]: when a repository last synced.
 //!
-//! The loops that fetch, merge and push are the capabilities' own: team memory shares its
-//! history with the team; personal sync pushes snapshots of the memory dir.
+//! The merge engine itself (the index as a union of entries, topic files three-way, both
+//! versions kept on a real conflict) is [`crate::memory::merge`], a layer below, which history's
+//! revert and undo use too. The loops that fetch, merge and push are the capabilities' own: team
+//! memory shares its history with the team; personal sync pushes snapshots of the memory dir.
 
 use std::time::Duration;
 
@@ -21,7 +21,6 @@ pub use error::SyncError;
 pub mod conflict;
 pub mod error;
 pub mod guard;
-pub mod merge;
 pub mod state;
 pub mod transport;
 

@@ -1,7 +1,7 @@
 //! Team memory (DESIGN §8): `<memory dir>/team/` is a memory dir of its own, a clone of a remote
 //! the team already owns, whose history the team shares. `sync` adopts what is pending,
 //! fetches, brings in what came (a fast-forward when it can: no commit, the remote's bytes;
-//! else one merge commit through the engine of [`crate::sync::merge`]), and pushes, never
+//! else one merge commit through the engine of [`crate::memory::merge`]), and pushes, never
 //! forcing; a push that lost a race starts over from a new fetch, a bounded number of times,
 //! after a short random pause.
 //!
@@ -16,11 +16,11 @@ use std::path::Path;
 
 use gix::ObjectId;
 
+use crate::memory::merge::{Conflict, merge_tree_maps};
 use crate::memory::store::{Changed, Head, Scan, State, Store};
 use crate::repo::TreeMap;
 use crate::repo::message::{Op, commit_message_with};
 use crate::sync::guard::{self, Cleaned, Dropped};
-use crate::sync::merge::{Conflict, merge_trees};
 use crate::sync::transport::{self, Fetched, Pushed, Remote};
 use crate::sync::{MAX_ATTEMPTS, SyncError, back_off};
 use crate::team::TeamError;
@@ -270,7 +270,7 @@ fn integrate(
         None => TreeMap::new(),
     };
     let theirs_short = theirs.to_hex_with_len(7).to_string();
-    let merged = merge_trees(
+    let merged = merge_tree_maps(
         &mut store.repo,
         &base,
         &state.tree,

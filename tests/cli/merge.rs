@@ -1,10 +1,10 @@
 //! Memory merges (DESIGN §8): `memdir merge-index` as git's merge driver under the real git,
-//! and `merge_trees` over commits that the real git made.
+//! and `merge_tree_maps` over commits that the real git made.
 
 use std::path::{Path, PathBuf};
 
+use memdir::memory::merge::{Conflict, merge_tree_maps};
 use memdir::repo::MemoryRepo;
-use memdir::sync::merge::{Conflict, merge_trees};
 
 use crate::common::{TestEnv, assert_git_clean, git};
 
@@ -219,7 +219,7 @@ impl Histories {
     }
 
     /// Merge `theirs` into `main` with memdir's engine, write the work tree and commit.
-    fn merge(&self) -> (memdir::sync::merge::Merged, String) {
+    fn merge(&self) -> (memdir::memory::merge::Merged, String) {
         let mut repo = MemoryRepo::open(&self.dir).expect("open");
         let ours = repo.resolve_commit("main").expect("main");
         let theirs = repo.resolve_commit("theirs").expect("theirs");
@@ -233,8 +233,8 @@ impl Histories {
         let base_tree = base.map(tree).unwrap_or_default();
         let (ours_tree, theirs_tree) = (tree(ours), tree(theirs));
         let short = theirs.to_hex_with_len(7).to_string();
-        let merged =
-            merge_trees(&mut repo, &base_tree, &ours_tree, &theirs_tree, &short).expect("merge");
+        let merged = merge_tree_maps(&mut repo, &base_tree, &ours_tree, &theirs_tree, &short)
+            .expect("merge");
         // The work tree, as the caller (team sync) writes it.
         let old = repo.commit_tree(ours).expect("tree");
         for name in old.keys().filter(|n| !merged.tree.contains_key(*n)) {

@@ -18,7 +18,7 @@ mod tree;
 
 pub use index::merge_index;
 pub use topic::{TopicMerge, merge_topic};
-pub use tree::{Conflict, Merged, merge_trees, with_frontmatter_name};
+pub use tree::{Conflict, Merged, merge_tree_maps, with_frontmatter_name};
 
 /// One line of a text, split from its terminator (`"\n"`, `"\r\n"` or `""` for a last line
 /// without one), so that what is not changed is written back byte for byte.

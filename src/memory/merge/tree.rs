@@ -43,24 +43,24 @@ pub(super) fn is_file(kind: EntryKind) -> bool {
 }
 
 /// Merge the flat trees `ours` and `theirs` over `base` (their merge base's; empty for unrelated
-/// histories, where every file both sides have is "added on both"); `theirs_short` names their
-/// side in a conflict copy (7 hex of their commit).
+/// histories, where every file both sides have is "added on both").
 ///
 /// Per path, three-way: one side's change is taken; a deletion yields to a change; both sides
 /// changed: `MEMORY.md` by [`merge_index`], a topic file by [`merge_topic`], anything else
 /// keeps ours ([`Merged::kept_ours`]). A topic-file conflict keeps ours as `<name>.md` and adds
-/// theirs as `<name>.conflict-<theirs_short>.md` (its frontmatter `name` set to that stem),
-/// which no index line names: the model does not load it until it is resolved.
+/// theirs as `<name>.conflict-<label>.md` (its frontmatter `name` set to that stem), which no
+/// index line names: the model does not load it until it is resolved; `label` is 7 hex digits
+/// of what theirs came from.
 ///
 /// A memory and its index line share one fate: a topic file the merge keeps has its entry (put
 /// back from the side that had it when the index merge alone would drop it), and an entry the
 /// merge keeps has its file. New blobs are written; nothing else is touched.
-pub fn merge_trees(
+pub fn merge_tree_maps(
     repo: &mut MemoryRepo,
     base_tree: &TreeMap,
     ours_tree: &TreeMap,
     theirs_tree: &TreeMap,
-    theirs_short: &str,
+    label: &str,
 ) -> Result<Merged, RepoError> {
     let names: BTreeSet<&BString> = base_tree
         .keys()
@@ -148,7 +148,7 @@ pub fn merge_trees(
                                 format!("{memory}.conflict-{}", t_entry.1.to_hex_with_len(7))
                             }
                             None => {
-                                format!("{}.conflict-{theirs_short}", file.trim_end_matches(".md"))
+                                format!("{}.conflict-{label}", file.trim_end_matches(".md"))
                             }
                         };
                         let copy_text = with_frontmatter_name(&theirs_text, &copy_stem);
@@ -180,7 +180,7 @@ pub fn merge_trees(
     Ok(merged)
 }
 
-/// Make the merged index and the merged topic files agree (see [`merge_trees`]); conflict copies
+/// Make the merged index and the merged topic files agree (see [`merge_tree_maps`]); conflict copies
 /// stay out of the index.
 pub(super) fn reconcile_index(
     repo: &mut MemoryRepo,
