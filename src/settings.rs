@@ -42,12 +42,31 @@ struct LayerValues {
     recall_session_start: Option<bool>,
     /// `memdir.sync.auto`: whether the SessionStart and SessionEnd hooks run personal sync.
     sync_auto: Option<bool>,
+    /// `memdir.recall.{memories,bodies,sensitivity}`: what the prompt hook may add.
+    recall_limits: RecallLimits,
     /// `enabledPlugins` sets the memdir plugin (`memdir@<marketplace>`) on (`Some(true)`) or off.
     memdir_plugin: Option<bool>,
     /// A local settings file that git tracks: anyone who can push to the project wrote it, so
     /// it is read as project settings (DESIGN §10).
     tracked_by_git: bool,
 }
+
+/// What the prompt hook may add (DESIGN §12), as settings give it (`memdir.recall`): each key
+/// from the first layer that sets it; `None` for the default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RecallLimits {
+    /// `memories`: at most this many memories a prompt (0 to [`MAX_RECALL_MEMORIES`]),
+    pub memories: Option<usize>,
+    /// `bodies`: at most this many of them with their body (0 to [`MAX_RECALL_BODIES`]),
+    pub bodies: Option<usize>,
+    /// `sensitivity`: how readily a memory clears the bar, 0 (quiet) to 1 (eager).
+    pub sensitivity: Option<f32>,
+}
+
+/// The most memories settings may let recall add to one prompt,
+pub const MAX_RECALL_MEMORIES: usize = 20;
+/// and with their body.
+pub const MAX_RECALL_BODIES: usize = 10;
 
 /// Every settings layer that exists, highest precedence first.
 #[derive(Debug, Clone, Default)]
@@ -157,6 +176,16 @@ impl Settings {
             .unwrap_or(false)
     }
 
+    /// What the prompt hook may add: `memdir.recall.memories`, `.bodies` and `.sensitivity`,
+    /// each from the first layer that sets it.
+    pub fn recall_limits(&self) -> RecallLimits {
+        RecallLimits {
+            memories: self.layers.iter().find_map(|l| l.recall_limits.memories),
+            bodies: self.layers.iter().find_map(|l| l.recall_limits.bodies),
+            sensitivity: self.layers.iter().find_map(|l| l.recall_limits.sensitivity),
+        }
+    }
+
     /// The settings file that turns the memdir plugin on, when the first layer that names it
     /// (`enabledPlugins`: `"memdir@<marketplace>": true`) does.
     pub fn memdir_plugin_enabled(&self) -> Option<&Path> {
@@ -247,29 +276,58 @@ fn read_layer(
             }
         },
     };
-    let (recall_prompt, recall_session_start) =
-        match json.get("memdir").and_then(|m| m.get("recall")) {
-            None | Some(serde_json::Value::Null) => (None, None),
-            Some(serde_json::Value::Bool(b)) => (Some(*b), Some(*b)),
-            Some(serde_json::Value::Object(parts)) => {
-                let mut part = |key: &str| match parts.get(key) {
-                    None | Some(serde_json::Value::Null) => None,
-                    Some(serde_json::Value::Bool(b)) => Some(*b),
-                    Some(_) => {
-                        wrong_type(&format!("memdir.recall.{key}"), "true or false");
+    let mut recall_limits = RecallLimits::default();
+    let (recall_prompt, recall_session_start) = match json
+        .get("memdir")
+        .and_then(|m| m.get("recall"))
+    {
+        None | Some(serde_json::Value::Null) => (None, None),
+        Some(serde_json::Value::Bool(b)) => (Some(*b), Some(*b)),
+        Some(serde_json::Value::Object(parts)) => {
+            let mut part = |key: &str| match parts.get(key) {
+                None | Some(serde_json::Value::Null) => None,
+                Some(serde_json::Value::Bool(b)) => Some(*b),
+                Some(_) => {
+                    wrong_type(&format!("memdir.recall.{key}"), "true or false");
+                    None
+                }
+            };
+            let switches = (part("prompt"), part("sessionStart"));
+            let mut count = |key: &str, most: usize| match parts.get(key) {
+                None | Some(serde_json::Value::Null) => None,
+                Some(value) => match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+                    Some(n) if n <= most => Some(n),
+                    _ => {
+                        wrong_type(
+                            &format!("memdir.recall.{key}"),
+                            &format!("a whole number from 0 to {most}"),
+                        );
                         None
                     }
-                };
-                (part("prompt"), part("sessionStart"))
-            }
-            Some(_) => {
-                wrong_type(
-                    "memdir.recall",
-                    "true, false or {\"prompt\": …, \"sessionStart\": …}",
-                );
-                (None, None)
-            }
-        };
+                },
+            };
+            recall_limits.memories = count("memories", MAX_RECALL_MEMORIES);
+            recall_limits.bodies = count("bodies", MAX_RECALL_BODIES);
+            recall_limits.sensitivity = match parts.get("sensitivity") {
+                None | Some(serde_json::Value::Null) => None,
+                Some(value) => match value.as_f64() {
+                    Some(x) if (0.0..=1.0).contains(&x) => Some(x as f32),
+                    _ => {
+                        wrong_type("memdir.recall.sensitivity", "a number from 0 to 1");
+                        None
+                    }
+                },
+            };
+            switches
+        }
+        Some(_) => {
+            wrong_type(
+                "memdir.recall",
+                "true, false or {\"prompt\": …, \"sessionStart\": …, \"memories\": …, \"bodies\": …, \"sensitivity\": …}",
+            );
+            (None, None)
+        }
+    };
     let sync_auto = match json.get("memdir").and_then(|m| m.get("sync")) {
         None | Some(serde_json::Value::Null) => None,
         Some(sync) => match sync.get("auto") {
@@ -305,6 +363,7 @@ fn read_layer(
         recall_prompt,
         recall_session_start,
         sync_auto,
+        recall_limits,
         memdir_plugin,
         tracked_by_git,
     })

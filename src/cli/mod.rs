@@ -142,7 +142,8 @@ impl Cli {
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
             Command::Search(a) => a.json,
-            Command::Recall(_) | Command::Mcp(_) => false,
+            Command::Recall(a) => a.json,
+            Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Sync(a) => a.json,
@@ -298,6 +299,8 @@ pub struct Resolved {
     pub recall_prompt: bool,
     /// Whether the SessionStart hook adds the team index (`memdir.recall`).
     pub recall_session_start: bool,
+    /// What the prompt hook may add (`memdir.recall`).
+    pub recall_limits: crate::settings::RecallLimits,
 }
 
 impl Ctx {
@@ -339,6 +342,7 @@ impl Ctx {
             extract_every: settings.extract_every(),
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
+            recall_limits: settings.recall_limits(),
             location,
         })
     }
