@@ -14,6 +14,7 @@
 //! - [`pack`]: packing every object into one pack, in the background once enough are loose;
 //! - [`worktree`]: `.git/index` read back, and stat data;
 //! - [`project`]: questions about a project's own repository (what it tracks, its remotes);
+//! - `refs`: refs read and set by name (a sync's remote-tracking and bookkeeping refs);
 //! - [`remote_url`]: git remote addresses in one spelling;
 //! - [`tree_filter`]: a tree without the entries git refuses to check out;
 //! - [`durable`]: fsync of files and folders;
@@ -34,6 +35,7 @@ pub mod memory_repo;
 pub mod message;
 pub mod pack;
 pub mod project;
+mod refs;
 pub mod remote_url;
 pub mod target_repo;
 #[cfg(test)]
