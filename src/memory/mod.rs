@@ -6,7 +6,6 @@ pub mod catalog;
 pub mod dates;
 pub mod diff;
 pub mod doctor;
-pub mod history;
 pub mod index;
 pub mod load;
 pub mod merge;

@@ -15,7 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "capabilities",
         &[
-            "review", "extract", "team", "stack", "hooks", "recall", "mcp", "personal",
+            "review", "extract", "team", "stack", "hooks", "recall", "mcp", "personal", "history",
         ],
     ),
     ("what capabilities share", &["sync"]),

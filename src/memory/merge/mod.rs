@@ -1,16 +1,18 @@
-//! How memory merges (DESIGN §8), for team memory and personal sync alike: `MEMORY.md` as a
-//! union of entries keyed by their link, topic files three-way line by line, and two flat trees
-//! over their merge base's.
+//! How memory merges (DESIGN §8, §14): `MEMORY.md` as a union of entries keyed by their link,
+//! topic files three-way line by line, and flat trees three ways: two sides over their merge
+//! base (a team or personal sync), or a commit's change taken back from what came since
+//! (revert, undo).
 //!
 //! Everything here is pure or writes only blobs: the work tree, `.git/index` and the refs are
-//! the caller's (a sync writes the files and the commit). The same index merge runs as git's
-//! merge driver (`memdir merge-index`), so a plain `git pull` of a team repository merges
-//! `MEMORY.md` exactly as `memdir team sync` does.
+//! the caller's (a sync and `revert` write the files and the commit). The same index merge runs
+//! as git's merge driver (`memdir merge-index`), so a plain `git pull` of a team repository
+//! merges `MEMORY.md` exactly as `memdir team sync` does.
 
 //!
 //! - [`index`]: `MEMORY.md` as a union of entries (also git's merge driver);
 //! - [`topic`]: a topic file three-way, line by line;
-//! - [`tree`]: two flat trees over their merge base's, conflict copies included.
+//! - [`tree`]: flat trees three ways (two commits over their merge base, or any three trees),
+//!   conflict copies included.
 
 mod index;
 mod topic;

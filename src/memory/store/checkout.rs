@@ -43,7 +43,7 @@ pub struct Changed {
 
 /// HEAD's move once the files are in place: a prepared commit, or a commit already there.
 enum Ready<'a> {
-    Commit(crate::repo::memory_repo::PreparedCommit, &'a str),
+    Commit(crate::repo::memory_repo::PreparedCommit),
     Existing(ObjectId, &'a str),
 }
 
@@ -131,7 +131,7 @@ impl Store {
                     let temps_durable = temps_synced.wait();
                     objects.wait().and(temps_durable)?;
                     let folders = self.repo.place_objects(&prepared)?;
-                    (Ready::Commit(prepared, message), folders)
+                    (Ready::Commit(prepared), folders)
                 }
                 Head::Existing { commit, log } => {
                     temps_synced.wait()?;
@@ -164,10 +164,10 @@ impl Store {
             let synced = crate::repo::start_sync(&folders)?;
             let clean = clean_files(new, &state.work);
             match ready {
-                Ready::Commit(prepared, message) => {
+                Ready::Commit(prepared) => {
                     Ok(self
                         .repo
-                        .publish_after(prepared, new, message, &clean, || synced.wait())?)
+                        .publish_after(prepared, new, &clean, || synced.wait())?)
                 }
                 Ready::Existing(commit, log) => {
                     synced.wait()?;
