@@ -43,7 +43,8 @@ pub struct Changed {
 
 /// HEAD's move once the files are in place: a prepared commit, or a commit already there.
 enum Ready<'a> {
-    Commit(crate::repo::memory_repo::PreparedCommit),
+    /// Boxed: a prepared commit carries its message, parents and objects.
+    Commit(Box<crate::repo::memory_repo::PreparedCommit>),
     Existing(ObjectId, &'a str),
 }
 
@@ -131,7 +132,7 @@ impl Store {
                     let temps_durable = temps_synced.wait();
                     objects.wait().and(temps_durable)?;
                     let folders = self.repo.place_objects(&prepared)?;
-                    (Ready::Commit(prepared), folders)
+                    (Ready::Commit(Box::new(prepared)), folders)
                 }
                 Head::Existing { commit, log } => {
                     temps_synced.wait()?;
@@ -167,7 +168,7 @@ impl Store {
                 Ready::Commit(prepared) => {
                     Ok(self
                         .repo
-                        .publish_after(prepared, new, &clean, || synced.wait())?)
+                        .publish_after(*prepared, new, &clean, || synced.wait())?)
                 }
                 Ready::Existing(commit, log) => {
                     synced.wait()?;
