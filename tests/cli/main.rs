@@ -33,6 +33,7 @@ mod mcp_python;
 mod merge;
 mod pack;
 mod paths;
+mod personal;
 mod plugin;
 mod promote;
 mod quality;
