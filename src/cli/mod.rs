@@ -37,6 +37,7 @@ pub mod program;
 pub mod promote;
 pub mod proposals;
 pub mod recall;
+pub mod resolve;
 pub mod restore;
 pub mod revert;
 pub mod review;
@@ -47,6 +48,7 @@ pub mod search;
 pub mod show;
 pub mod snapshot;
 pub mod style;
+pub mod sync;
 pub mod team;
 pub mod undo;
 pub mod verify;
@@ -149,6 +151,8 @@ pub enum Command {
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
     Team(team::TeamArgs),
+    Sync(sync::SyncArgs),
+    Resolve(resolve::ResolveArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
 }
@@ -198,6 +202,8 @@ impl Cli {
             Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
+            Command::Sync(a) => a.json,
+            Command::Resolve(a) => a.json,
             Command::MergeIndex(_) | Command::Completions(_) | Command::Man(_) => false,
         }
     }
@@ -575,6 +581,8 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Mcp(args) => mcp::run(&ctx, args, output),
         Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
         Command::Team(args) => team::run(&ctx, args, output),
+        Command::Sync(args) => sync::run(&ctx, args, output),
+        Command::Resolve(args) => resolve::run(&ctx, args, output),
         Command::Completions(args) => completions::run(&ctx, args, output),
         Command::Man(args) => man::run(&ctx, args, output),
     }

@@ -172,6 +172,26 @@ impl Session<'_> {
     }
 }
 
+/// Memory `name` saved three times (`flags`: `--team` or none) and its middle version reverted
+/// after the third changed the same lines: both versions kept, a conflict to resolve.
+fn conflict(s: &mut Session<'_>, flags: &[&str], dir: &Path, name: &str) {
+    for body in [
+        "Backend.\n\nLikes Rust.",
+        "Frontend now.\n\nLikes Rust.",
+        "Fullstack now.\n\nLikes Rust.",
+    ] {
+        let save = save_args("project", name, "Who does what", body);
+        s.run("save", &[flags, &save[..]].concat(), 0);
+    }
+    let middle = git(dir, &["rev-parse", "HEAD~1"]);
+    let reverted = s.run("revert", &[flags, &["revert", middle.trim()]].concat(), 0);
+    assert_eq!(
+        reverted["conflicts"][0]["file"],
+        format!("{name}.md"),
+        "{reverted}"
+    );
+}
+
 /// Every command of the command line, as its words (`team sync`), and whether it takes `--json`.
 fn commands() -> Vec<(String, bool)> {
     fn walk(command: &clap::Command, words: &str, out: &mut Vec<(String, bool)>) {
@@ -378,6 +398,10 @@ fn every_command_with_json_speaks_one_vocabulary() {
         "{log}"
     );
 
+    // A conflict kept by a revert, finished by resolve; in team memory, by team resolve.
+    conflict(&mut s, &[], &dir, "stack");
+    s.run("resolve", &["resolve", "stack", "--theirs"], 0);
+
     s.run("hooks show", &["hooks", "show"], 0);
     s.run("hooks install", &["hooks", "install", "--claude"], 0);
     s.run("hooks uninstall", &["hooks", "uninstall", "--claude"], 0);
@@ -397,6 +421,18 @@ fn every_command_with_json_speaks_one_vocabulary() {
     s.run("team sync", &["team", "sync"], 0);
     s.run("team status", &["team", "status"], 0);
     s.run("list", &["list", "--team"], 0);
+    conflict(&mut s, &["--team"], &dir.join("team"), "rota");
+    let resolved = s.run("team resolve", &["team", "resolve", "rota", "--ours"], 0);
+    assert_eq!(resolved["memories"][0]["name"], "rota", "{resolved}");
+
+    // Personal sync: a remote of one's own, then this project's memory, named.
+    let own = env.root.join("own.git");
+    git(
+        &env.root,
+        &["init", "-q", "--bare", &own.display().to_string()],
+    );
+    s.run("sync", &["sync", "--remote", &own.display().to_string()], 0);
+    s.run("sync", &["sync", "--as", "proj"], 0);
 
     // An error, with --json, is JSON too.
     s.run("show", &["show", "nosuch"], 2);

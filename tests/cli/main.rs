@@ -36,6 +36,7 @@ mod mcp_python;
 mod merge;
 mod pack;
 mod paths;
+mod personal;
 mod plugin;
 mod promote;
 mod quality;

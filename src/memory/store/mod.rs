@@ -9,19 +9,24 @@
 //! - [`request`]: a save as asked for, checked before anything is touched;
 //! - [`worktree`]: the work tree as a mutation reads it (only regular files, stat-checked);
 //! - [`adopt`]: committing what an agent or an interrupted save left behind;
+//! - [`checkout`]: a whole tree a sync brought, written and committed (or fast-forwarded to);
 //! - [`write`]: the files written in crash order and the commit;
 //! - [`save`]: save, update and remove.
 
 mod adopt;
+mod checkout;
 mod request;
 mod save;
 mod worktree;
 mod write;
 
 pub use adopt::Adoption;
+pub(crate) use checkout::Head;
+pub use checkout::{Change, Changed};
 pub(crate) use request::title_from_name;
 pub use request::{EditedTopic, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, SaveRequest, read_edited};
 pub use save::{Base, Removed, RemovedAll, SaveOptions, Saved, index_size_warnings};
+pub use worktree::is_checked_out;
 pub(crate) use worktree::{Scan, State, WorkTree, work_matches_tree};
 use worktree::{WorkFile, clean_files};
 
@@ -119,7 +124,8 @@ impl Store {
             // Two first writers must not both create the repository: serialise on the dir itself.
             let dir_handle = File::open(dir).map_err(io_error(dir))?;
             dir_handle.lock().map_err(io_error(dir))?;
-            let (repo, _) = MemoryRepo::open_or_init(dir)?;
+            let (mut repo, _) = MemoryRepo::open_or_init(dir)?;
+            repo.set_checkout_rule(is_checked_out);
             ensure_excludes(repo.git_dir())?;
             repo
         };
