@@ -1,0 +1,474 @@
+//! Consolidation (DESIGN §7): memory that stays small, current and true, as a branch a person
+//! merges. What the rules find ([`find`]): duplicates (the same fact, identifiers agreeing),
+//! contradictions (the same subject, another value; the newer is true), time-bound memories
+//! whose date has passed, and relative dates. What is done about them ([`Action`]): merge,
+//! drop, rewrite — each checked ([`check`]) whether the builtin rules or a model proposed it —
+//! then grouped into one change per kind and the index kept within Claude Code's limits.
+//!
+//! Here: the memories as read, the findings and the actions. How two memories compare is
+//! [`pairs`] (over [`text`]); expiry, [`expiry`]; merged text, [`merge`].
+
+mod expiry;
+mod merge;
+mod pairs;
+mod text;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use chrono::NaiveDate;
+
+use crate::memory::dates::{absolutize, relative_phrase};
+use crate::memory::store::StoreError;
+use crate::memory::taxonomy::MemoryType;
+use crate::repo::RepoError;
+
+pub use expiry::Expiry;
+use pairs::{Corpus, Note, Relation};
+
+/// Why a consolidation could not be made or applied.
+#[derive(Debug, thiserror::Error)]
+pub enum ConsolidateError {
+    /// The request cannot be carried out as asked (no history, HEAD detached, a branch someone
+    /// else committed to).
+    #[error("{0}")]
+    Invalid(String),
+    /// HEAD moved while the consolidation was prepared (a save meanwhile): prepare it again.
+    #[error("the memory dir changed while the consolidation was prepared; run it again")]
+    Moved,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+impl ConsolidateError {
+    /// Whether the request is at fault and nothing was written (exit 2), not the machine.
+    pub fn is_invalid_input(&self) -> bool {
+        match self {
+            ConsolidateError::Invalid(_) => true,
+            ConsolidateError::Moved => false,
+            ConsolidateError::Store(e) => e.is_invalid_input(),
+            ConsolidateError::Repo(e) => e.is_refusal(),
+        }
+    }
+}
+
+/// A memory as consolidation reads it (from a commit's tree).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Memory {
+    pub name: String,
+    pub memory_type: Option<MemoryType>,
+    pub description: String,
+    /// The title of its index line.
+    pub title: Option<String>,
+    pub body: String,
+    /// The topic file's text.
+    pub text: String,
+    /// When it was last saved (seconds since the epoch, and the committer's UTC offset);
+    /// `None` when history does not say.
+    pub saved: Option<(i64, i32)>,
+}
+
+impl Memory {
+    /// The day it was last saved, in the committer's own time zone (what "tomorrow" meant).
+    pub fn saved_on(&self) -> Option<NaiveDate> {
+        let (seconds, offset) = self.saved?;
+        let zone = chrono::FixedOffset::east_opt(offset)?;
+        Some(
+            chrono::DateTime::from_timestamp(seconds, 0)?
+                .with_timezone(&zone)
+                .date_naive(),
+        )
+    }
+
+    fn seconds(&self) -> i64 {
+        self.saved.map_or(i64::MIN, |(s, _)| s)
+    }
+}
+
+/// A contradiction: `older` says what `newer` replaced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contradiction {
+    pub older: usize,
+    pub newer: usize,
+    /// Values only the older says, and only the newer.
+    pub stale: Vec<String>,
+    pub current: Vec<String>,
+}
+
+/// What the rules find in a store, by index into the memories given to [`find`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// Groups of memories stating the same fact, oldest first.
+    pub duplicates: Vec<Vec<usize>>,
+    pub contradictions: Vec<Contradiction>,
+    pub expired: Vec<(usize, Expiry)>,
+    /// Memories holding a relative date, with the first one.
+    pub relative: Vec<(usize, String)>,
+}
+
+/// Description and body with relative dates made absolute as of the day the memory was saved,
+/// when that changes anything.
+fn absolute_texts(memory: &Memory) -> Option<(String, String)> {
+    let day = memory.saved_on()?;
+    let description = absolutize(&memory.description, day);
+    let body = absolutize(&memory.body, day);
+    (description != memory.description || body != memory.body).then_some((description, body))
+}
+
+/// What the rules find among `memories`, as of `today`.
+pub fn find(memories: &[Memory], today: NaiveDate) -> Findings {
+    let mut findings = Findings::default();
+    // Dates are judged as the memory will read once its relative dates are absolute.
+    let texts: Vec<(String, String)> = memories
+        .iter()
+        .map(|m| absolute_texts(m).unwrap_or_else(|| (m.description.clone(), m.body.clone())))
+        .collect();
+    for (i, memory) in memories.iter().enumerate() {
+        if memory.saved_on().is_some() {
+            let phrase =
+                relative_phrase(&memory.description).or_else(|| relative_phrase(&memory.body));
+            if let Some(phrase) = phrase {
+                findings.relative.push((i, phrase));
+            }
+        }
+        // Without a save date, a date written without its year cannot be read: today stands
+        // in, and such a date is always still to come.
+        let written = memory.saved_on().unwrap_or(today);
+        let (description, body) = &texts[i];
+        if let Some(expiry) = expiry::expired(&format!("{description}\n{body}"), written, today) {
+            findings.expired.push((i, expiry));
+        }
+    }
+    let dropped: HashSet<usize> = findings.expired.iter().map(|(i, _)| *i).collect();
+    let notes: Vec<Note> = texts
+        .iter()
+        .zip(memories)
+        .map(|((description, body), m)| Note::new(description, body, m.seconds()))
+        .collect();
+    let corpus = Corpus::new(&notes);
+    let mut relations: HashMap<(usize, usize), Relation> = HashMap::new();
+    for (i, j) in corpus.candidates() {
+        if dropped.contains(&i) || dropped.contains(&j) {
+            continue;
+        }
+        relations.insert((i, j), corpus.relate(i, j));
+    }
+    // Of an older memory's contradictions, the newest is the one that replaces it.
+    let mut replaced: BTreeMap<usize, Contradiction> = BTreeMap::new();
+    for relation in relations.values() {
+        if let Relation::Contradiction {
+            older,
+            newer,
+            stale,
+            current,
+        } = relation
+        {
+            let newest = replaced
+                .get(older)
+                .is_none_or(|c| memories[c.newer].seconds() < memories[*newer].seconds());
+            if newest {
+                replaced.insert(
+                    *older,
+                    Contradiction {
+                        older: *older,
+                        newer: *newer,
+                        stale: stale.clone(),
+                        current: current.clone(),
+                    },
+                );
+            }
+        }
+    }
+    findings.contradictions = replaced.into_values().collect();
+    let superseded: HashSet<usize> = findings.contradictions.iter().map(|c| c.older).collect();
+    findings.duplicates = duplicate_groups(memories, &relations, &superseded);
+    findings
+}
+
+/// Groups of duplicates: two groups join through a pair of duplicates only when no memory of
+/// one is a near-duplicate or a contradiction of a memory of the other.
+fn duplicate_groups(
+    memories: &[Memory],
+    relations: &HashMap<(usize, usize), Relation>,
+    superseded: &HashSet<usize>,
+) -> Vec<Vec<usize>> {
+    let mut group_of: Vec<usize> = (0..memories.len()).collect();
+    let mut members: HashMap<usize, Vec<usize>> =
+        (0..memories.len()).map(|i| (i, vec![i])).collect();
+    let mut pairs: Vec<&(usize, usize)> = relations
+        .iter()
+        .filter(|(_, r)| **r == Relation::Duplicate)
+        .map(|(pair, _)| pair)
+        .filter(|(i, j)| !superseded.contains(i) && !superseded.contains(j))
+        .collect();
+    pairs.sort();
+    for &(i, j) in pairs {
+        let (gi, gj) = (group_of[i], group_of[j]);
+        if gi == gj {
+            continue;
+        }
+        let (a, b) = (&members[&gi], &members[&gj]);
+        let apart = a.iter().any(|x| {
+            b.iter().any(|y| {
+                let key = ((*x).min(*y), (*x).max(*y));
+                matches!(
+                    relations.get(&key),
+                    Some(Relation::NearDuplicate | Relation::Contradiction { .. })
+                )
+            })
+        });
+        if apart {
+            continue;
+        }
+        let moved = members.remove(&gj).unwrap_or_default();
+        for &m in &moved {
+            group_of[m] = gi;
+        }
+        members.entry(gi).or_default().extend(moved);
+    }
+    let mut groups: Vec<Vec<usize>> = members
+        .into_values()
+        .filter(|g| g.len() >= 2)
+        .map(|mut g| {
+            g.sort_by_key(|&i| (memories[i].seconds(), i));
+            g
+        })
+        .collect();
+    groups.sort();
+    groups
+}
+
+/// Why a memory is dropped: one of the rules, never anything else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DropReason {
+    /// Time-bound, and its date passed.
+    Expired(Expiry),
+    /// A newer memory says the same subject has another value.
+    Superseded {
+        by: String,
+        stale: Vec<String>,
+        current: Vec<String>,
+    },
+}
+
+/// One change to the memories.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `names` (oldest first) become one memory, `into` (one of them), with this text.
+    Merge {
+        names: Vec<String>,
+        into: String,
+        description: String,
+        body: String,
+    },
+    Drop {
+        name: String,
+        reason: DropReason,
+    },
+    /// The memory's relative dates made absolute.
+    Rewrite {
+        name: String,
+        description: String,
+        body: String,
+    },
+}
+
+/// What the builtin rules do about `findings`: relative dates rewritten, duplicates merged into
+/// the newest of each group, expired and superseded memories dropped.
+pub fn builtin_actions(memories: &[Memory], findings: &Findings) -> Vec<Action> {
+    let mut actions = Vec::new();
+    let texts: Vec<(String, String)> = memories
+        .iter()
+        .map(|m| absolute_texts(m).unwrap_or_else(|| (m.description.clone(), m.body.clone())))
+        .collect();
+    for (i, _) in &findings.relative {
+        let (description, body) = &texts[*i];
+        if *description != memories[*i].description || *body != memories[*i].body {
+            actions.push(Action::Rewrite {
+                name: memories[*i].name.clone(),
+                description: description.clone(),
+                body: body.clone(),
+            });
+        }
+    }
+    for group in &findings.duplicates {
+        let Some((&newest, older)) = group.split_last() else {
+            continue;
+        };
+        let others: Vec<(&str, &str)> = older
+            .iter()
+            .rev()
+            .map(|&i| (texts[i].0.as_str(), texts[i].1.as_str()))
+            .collect();
+        let (description, body) = merge::merge_texts((&texts[newest].0, &texts[newest].1), &others);
+        actions.push(Action::Merge {
+            names: group.iter().map(|&i| memories[i].name.clone()).collect(),
+            into: memories[newest].name.clone(),
+            description,
+            body,
+        });
+    }
+    for (i, expiry) in &findings.expired {
+        actions.push(Action::Drop {
+            name: memories[*i].name.clone(),
+            reason: DropReason::Expired(expiry.clone()),
+        });
+    }
+    for c in &findings.contradictions {
+        actions.push(Action::Drop {
+            name: memories[c.older].name.clone(),
+            reason: DropReason::Superseded {
+                by: memories[c.newer].name.clone(),
+                stale: c.stale.clone(),
+                current: c.current.clone(),
+            },
+        });
+    }
+    actions
+}
+
+/// Why an action is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    #[error("{0}: no such memory")]
+    Unknown(String),
+    #[error("a merge needs two memories or more, and `into` among them")]
+    BadMerge,
+    #[error("the merge into {into} loses what {lost} said: {words}")]
+    MergeLoses {
+        into: String,
+        lost: String,
+        words: String,
+    },
+    #[error("{0} is changed twice")]
+    Twice(String),
+    #[error("the rewrite of {name} changes more than its relative dates: it loses {words}")]
+    RewriteLoses { name: String, words: String },
+    #[error("{name} is dropped as superseded by {by}, which is not a newer memory")]
+    NotNewer { name: String, by: String },
+    #[error("{name} is dropped as expired on {date}, which is not past")]
+    NotExpired { name: String, date: NaiveDate },
+}
+
+/// Check an action against the memories: it names memories that exist, a merge keeps every
+/// merged memory's content words, a rewrite keeps its memory's, a drop's reason holds.
+pub fn check(action: &Action, memories: &[Memory], today: NaiveDate) -> Result<(), Refused> {
+    let by_name = |name: &str| {
+        memories
+            .iter()
+            .find(|m| m.name == name)
+            .ok_or_else(|| Refused::Unknown(name.to_string()))
+    };
+    match action {
+        Action::Merge {
+            names,
+            into,
+            description,
+            body,
+        } => {
+            if names.len() < 2 || !names.contains(into) {
+                return Err(Refused::BadMerge);
+            }
+            for name in names {
+                let memory = by_name(name)?;
+                let merged = (description.as_str(), body.as_str());
+                // Its words as saved, or as they read with relative dates made absolute.
+                let mut lost = merge::lost_words(&[(&memory.description, &memory.body)], merged);
+                if let Some((d, b)) = absolute_texts(memory).filter(|_| !lost.is_empty()) {
+                    lost = merge::lost_words(&[(&d, &b)], merged);
+                }
+                if !lost.is_empty() {
+                    return Err(Refused::MergeLoses {
+                        into: into.clone(),
+                        lost: name.clone(),
+                        words: lost.join(", "),
+                    });
+                }
+            }
+            Ok(())
+        }
+        Action::Rewrite {
+            name,
+            description,
+            body,
+        } => {
+            let memory = by_name(name)?;
+            let kept = absolute_texts(memory)
+                .unwrap_or_else(|| (memory.description.clone(), memory.body.clone()));
+            let lost = merge::lost_words(&[(&kept.0, &kept.1)], (description, body));
+            if lost.is_empty() {
+                Ok(())
+            } else {
+                Err(Refused::RewriteLoses {
+                    name: name.clone(),
+                    words: lost.join(", "),
+                })
+            }
+        }
+        Action::Drop { name, reason } => {
+            let memory = by_name(name)?;
+            match reason {
+                DropReason::Expired(expiry) if expiry.date >= today => Err(Refused::NotExpired {
+                    name: name.clone(),
+                    date: expiry.date,
+                }),
+                DropReason::Expired(_) => Ok(()),
+                DropReason::Superseded { by, .. } => {
+                    let newer = by_name(by)?;
+                    if by == name || newer.seconds() < memory.seconds() {
+                        Err(Refused::NotNewer {
+                            name: name.clone(),
+                            by: by.clone(),
+                        })
+                    } else {
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The name an action is about, for refusing two actions on one memory.
+fn touched(action: &Action) -> Vec<&str> {
+    match action {
+        Action::Merge { names, .. } => names.iter().map(String::as_str).collect(),
+        Action::Drop { name, .. } | Action::Rewrite { name, .. } => vec![name.as_str()],
+    }
+}
+
+/// The actions that pass [`check`], and each refused one with why; a memory touched by an
+/// earlier action (a rewrite excepted: a memory may be rewritten, then merged) is refused.
+pub fn checked(
+    actions: Vec<Action>,
+    memories: &[Memory],
+    today: NaiveDate,
+) -> (Vec<Action>, Vec<(Action, Refused)>) {
+    let mut kept = Vec::new();
+    let mut refused = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for action in actions {
+        let again = touched(&action)
+            .into_iter()
+            .find(|name| seen.contains(*name))
+            .map(str::to_string);
+        let verdict = match again {
+            Some(name) => Err(Refused::Twice(name)),
+            None => check(&action, memories, today),
+        };
+        match verdict {
+            Ok(()) => {
+                if !matches!(action, Action::Rewrite { .. }) {
+                    seen.extend(touched(&action).into_iter().map(str::to_string));
+                }
+                kept.push(action);
+            }
+            Err(why) => refused.push((action, why)),
+        }
+    }
+    (kept, refused)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,452 @@
+//! Two memories compared (DESIGN §7): the same fact (a duplicate), the same subject with a
+//! different value (a contradiction, the newer one true), or two facts of the same shape that
+//! differ in an identifier (a near-duplicate: both stay).
+//!
+//! Words are weighted by how rare they are in the store, so that what every memory of a
+//! template shares ("In the local docker-compose stack, X listens on :N") says little and the
+//! identifiers say much. Two statements are lined up token by token: where a short stretch of
+//! one holds a value the other lacks and the other holds one the first lacks, in the same place
+//! ("ledger-svc" against "payouts-svc", "8 on PS5" against "4 on Xbox Series S"), the two are
+//! different facts, never merged. Stores are compared through the terms memories share that
+//! few others have, so a thousand memories of one template are not a million comparisons.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::text::{Statement, Token, same_value};
+
+/// A memory as compared: its description, its body, both together, and when it was saved.
+pub(super) struct Note {
+    pub(super) head: Statement,
+    pub(super) body: Statement,
+    pub(super) whole: Statement,
+    /// Description and body as written, for the words that say something changed.
+    raw: String,
+    /// Seconds since the epoch of its last save (history), for which is newer.
+    pub(super) saved: i64,
+}
+
+impl Note {
+    pub(super) fn new(description: &str, body: &str, saved: i64) -> Note {
+        Note {
+            head: Statement::of(description),
+            body: Statement::of(body),
+            whole: Statement::of(&format!("{description}\n{body}")),
+            raw: format!("{description}\n{body}"),
+            saved,
+        }
+    }
+}
+
+/// How two memories relate.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Relation {
+    /// They state the same fact.
+    Duplicate,
+    /// The same subject, a different value: `newer` (an index into the store) is true.
+    Contradiction {
+        older: usize,
+        newer: usize,
+        /// Values only the older one holds, and only the newer one.
+        stale: Vec<String>,
+        current: Vec<String>,
+    },
+    /// The same shape, different facts.
+    NearDuplicate,
+    Unrelated,
+}
+
+/// A newer memory that says something changed.
+static CHANGED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:^|\n)since\b|\b(?:now|no longer|any ?more|moved|moving|migrated|switched|replaced|changed to|slipped|pushed (?:back|out)|postponed|delayed|rescheduled|upgraded|downgraded|took over|taken over|handed over|renamed|bumped|no more|was retired|is retired|deprecated)\b|现在|改到|改成|改为|调到|调整为|换成|换到|迁到|迁移到|不再|推迟|延期|提前到|升级到|接手|转到|调去|已改|改用",
+    )
+    .unwrap_or_else(|e| panic!("consolidation pattern: {e}"))
+});
+
+/// What a comparison rests on.
+#[derive(Debug, Clone)]
+pub(super) struct Measures {
+    pub(super) older: usize,
+    pub(super) newer: usize,
+    /// Shared weight over the lighter memory's, and over both (Dice).
+    pub(super) containment: f64,
+    pub(super) dice: f64,
+    pub(super) conflicts: Vec<(String, String)>,
+    pub(super) aligned: f64,
+    pub(super) stale: Vec<String>,
+    pub(super) current: Vec<String>,
+    pub(super) says_changed: bool,
+    /// Shared weight of the descriptions over the lighter one's.
+    pub(super) head_containment: f64,
+    /// Shared terms that few memories of the store have (one in twenty, at least three).
+    pub(super) rare_shared: usize,
+    /// Places where each holds a content word the other lacks (`runbook` against `rota`).
+    pub(super) word_conflicts: usize,
+}
+
+/// The most tokens on either side of a difference that is read as one value for another.
+const MAX_HUNK: usize = 5;
+
+/// The memories of one store, with how rare each term is among them.
+pub(super) struct Corpus<'a> {
+    notes: &'a [Note],
+    df: HashMap<String, usize>,
+}
+
+fn key_word(w: &str) -> String {
+    format!("w:{w}")
+}
+
+fn key_pair(p: &str) -> String {
+    format!("p:{p}")
+}
+
+impl<'a> Corpus<'a> {
+    pub(super) fn new(notes: &'a [Note]) -> Corpus<'a> {
+        let mut df: HashMap<String, usize> = HashMap::new();
+        for note in notes {
+            for w in &note.whole.words {
+                *df.entry(key_word(w)).or_default() += 1;
+            }
+            for p in &note.whole.pairs {
+                *df.entry(key_pair(p)).or_default() += 1;
+            }
+        }
+        Corpus { notes, df }
+    }
+
+    /// How much a term tells memories apart: rare terms much, common ones little.
+    fn weight(&self, key: &str) -> f64 {
+        let df = self.df.get(key).copied().unwrap_or(1).max(1) as f64;
+        // In a small store every term is rare: weights even out rather than swing.
+        let n = self.notes.len().max(50) as f64;
+        (1.0 + n / df).ln()
+    }
+
+    fn word_weight(&self, note: &Statement, w: &str) -> f64 {
+        let boost = if note.values.contains(w) { 1.5 } else { 1.0 };
+        self.weight(&key_word(w)) * boost
+    }
+
+    /// The pairs worth comparing: those sharing a term few memories have (at most one in
+    /// twenty, at least ten), lower index first.
+    pub(super) fn candidates(&self) -> Vec<(usize, usize)> {
+        let limit = (self.notes.len() / 20).clamp(10, 200);
+        let mut holders: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, note) in self.notes.iter().enumerate() {
+            let keys = note
+                .whole
+                .words
+                .iter()
+                .map(|w| key_word(w))
+                .chain(note.whole.pairs.iter().map(|p| key_pair(p)));
+            for key in keys {
+                if self.df.get(&key).is_some_and(|&df| df >= 2 && df <= limit) {
+                    holders.entry(key).or_default().push(i);
+                }
+            }
+        }
+        let mut pairs = BTreeSet::new();
+        for members in holders.values() {
+            for (x, &i) in members.iter().enumerate() {
+                for &j in &members[x + 1..] {
+                    pairs.insert((i, j));
+                }
+            }
+        }
+        pairs.into_iter().collect()
+    }
+
+    /// What `a` and `b` share, weighted, and each one's whole weight; `latin_only` counts no
+    /// Chinese character pairs (a memory compared across languages).
+    fn overlap(&self, a: &Statement, b: &Statement, latin_only: bool) -> (f64, f64, f64) {
+        let mut shared = 0.0;
+        let mut wa = 0.0;
+        for w in &a.words {
+            let weight = self.word_weight(a, w);
+            wa += weight;
+            let found = b.words.contains(w) || b.values.iter().any(|v| names_same(w, v));
+            if found {
+                shared += weight;
+            }
+        }
+        let mut wb: f64 = b.words.iter().map(|w| self.word_weight(b, w)).sum();
+        if !latin_only {
+            for p in &a.pairs {
+                let weight = self.weight(&key_pair(p));
+                wa += weight;
+                if b.pairs.contains(p) {
+                    shared += weight;
+                }
+            }
+            wb += b
+                .pairs
+                .iter()
+                .map(|p| self.weight(&key_pair(p)))
+                .sum::<f64>();
+        }
+        (shared, wa, wb)
+    }
+
+    /// What the comparison of memories `i` and `j` rests on.
+    pub(super) fn measure(&self, i: usize, j: usize) -> Measures {
+        let (a, b) = (&self.notes[i], &self.notes[j]);
+        let (older, newer) = if b.saved >= a.saved { (i, j) } else { (j, i) };
+        let (shared, wa, wb) = self.overlap(&a.whole, &b.whole, false);
+        let smaller = wa.min(wb);
+        let containment = if smaller > 0.0 {
+            (shared / smaller).min(1.0)
+        } else {
+            0.0
+        };
+        let dice = if wa + wb > 0.0 {
+            2.0 * shared / (wa + wb)
+        } else {
+            0.0
+        };
+        let mut conflicts = value_conflicts(&a.head, &b.head);
+        conflicts.extend(value_conflicts(&a.body, &b.body));
+        let aligned = aligned_share(&a.head, &b.head).max(aligned_share(&a.body, &b.body));
+        let (old, new) = (&self.notes[older].whole, &self.notes[newer].whole);
+        let word_conflicts = word_conflicts(&a.head, &b.head) + word_conflicts(&a.body, &b.body);
+        let (head_shared, ha, hb) = self.overlap(&a.head, &b.head, false);
+        let head_containment = if ha.min(hb) > 0.0 {
+            (head_shared / ha.min(hb)).min(1.0)
+        } else {
+            0.0
+        };
+        let rare = (self.notes.len() / 20).max(3);
+        let rare_shared = a
+            .whole
+            .words
+            .iter()
+            .filter(|w| b.whole.words.contains(*w))
+            .filter(|w| self.df.get(&key_word(w)).is_some_and(|&df| df <= rare))
+            .count()
+            + a.whole
+                .pairs
+                .iter()
+                .filter(|p| b.whole.pairs.contains(*p))
+                .filter(|p| self.df.get(&key_pair(p)).is_some_and(|&df| df <= rare))
+                .count();
+        Measures {
+            word_conflicts,
+            head_containment,
+            rare_shared,
+            older,
+            newer,
+            containment,
+            dice,
+            conflicts,
+            aligned,
+            stale: only_in(old, new),
+            current: only_in(new, old),
+            says_changed: CHANGED.is_match(&self.notes[newer].raw),
+        }
+    }
+
+    /// How memories `i` and `j` relate.
+    pub(super) fn relate(&self, i: usize, j: usize) -> Relation {
+        let (a, b) = (&self.notes[i], &self.notes[j]);
+        let (sa, sb) = (a.whole.cjk_share(), b.whole.cjk_share());
+        if (sa >= 0.4 && sb < 0.15) || (sb >= 0.4 && sa < 0.15) {
+            return self.relate_across_languages(i, j);
+        }
+        let m = self.measure(i, j);
+        if m.containment < 0.24 {
+            return Relation::Unrelated;
+        }
+        let contradiction = || Relation::Contradiction {
+            older: m.older,
+            newer: m.newer,
+            stale: m.stale.clone(),
+            current: m.current.clone(),
+        };
+        let two_sided = !m.stale.is_empty() && !m.current.is_empty();
+        // The newer says what changed: the same subject (a value replaced where the older
+        // has it, or much in common) makes it a contradiction.
+        if m.says_changed
+            && two_sided
+            && (m.rare_shared >= 1
+                && (!m.conflicts.is_empty() || m.containment >= 0.4 && m.head_containment >= 0.4)
+                || m.head_containment >= 0.6)
+        {
+            return contradiction();
+        }
+        if m.conflicts.is_empty() {
+            // Much in common, or a fair share and the same subject, lined up in places and
+            // differing in few.
+            let same = m.aligned >= 0.25
+                && (m.containment >= 0.55 && m.dice >= 0.35
+                    || m.rare_shared >= 1
+                        && m.word_conflicts <= 2
+                        && (m.containment >= 0.6
+                            || m.containment >= 0.45 && m.head_containment >= 0.4
+                            || m.containment >= 0.3 && m.head_containment >= 0.55));
+            return if same {
+                Relation::Duplicate
+            } else {
+                Relation::Unrelated
+            };
+        }
+        // One value replaced in an otherwise same statement.
+        if m.conflicts.len() == 1
+            && m.word_conflicts == 0
+            && m.aligned >= 0.5
+            && m.containment >= 0.45
+        {
+            return contradiction();
+        }
+        Relation::NearDuplicate
+    }
+
+    /// A memory in Chinese and one in English: the same fact when most of the Chinese one's
+    /// identifiers and English words are in the other, two of them or more that few memories
+    /// share.
+    fn relate_across_languages(&self, i: usize, j: usize) -> Relation {
+        let (a, b) = (&self.notes[i], &self.notes[j]);
+        let (zh, en) = if a.whole.cjk_share() >= b.whole.cjk_share() {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let (shared, wzh, _) = self.overlap(&zh.whole, &en.whole, true);
+        let rare = (self.notes.len() / 20).max(3);
+        let distinctive = zh
+            .whole
+            .words
+            .iter()
+            .filter(|w| {
+                en.whole.words.contains(*w) || en.whole.values.iter().any(|v| names_same(w, v))
+            })
+            .filter(|w| self.df.get(&key_word(w)).is_some_and(|&df| df <= rare))
+            .count();
+        if distinctive < 2 || wzh <= 0.0 {
+            return Relation::Unrelated;
+        }
+        if shared / wzh >= 0.6 {
+            Relation::Duplicate
+        } else {
+            Relation::Unrelated
+        }
+    }
+}
+
+/// Whether a word (maybe stemmed: `testcontain`) is what a value names (`testcontainers-go`).
+fn names_same(word: &str, value: &str) -> bool {
+    same_value(word, value)
+        || word.len() >= 6
+            && value
+                .split(['-', '_', '.', '/'])
+                .next()
+                .is_some_and(|head| head.starts_with(word))
+}
+
+/// The values of `a` that `b` holds nowhere, in `a`'s order.
+fn only_in(a: &Statement, b: &Statement) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in a.tokens.iter().filter(|t| t.value) {
+        if !b.values.iter().any(|v| same_value(&t.text, v)) && !out.contains(&t.text) {
+            out.push(t.text.clone());
+        }
+    }
+    out
+}
+
+fn token_texts(s: &Statement) -> Vec<&str> {
+    s.tokens.iter().map(|t| t.text.as_str()).collect()
+}
+
+/// The places where `a` holds a value `b` lacks and `b` holds one `a` lacks, in the same short
+/// stretch between equal tokens: `(a's values, b's values)` for each.
+pub(super) fn value_conflicts(a: &Statement, b: &Statement) -> Vec<(String, String)> {
+    let (ta, tb) = (token_texts(a), token_texts(b));
+    let lacking = |tokens: &'_ [Token], other: &Statement| -> Vec<Token> {
+        tokens
+            .iter()
+            .filter(|t| t.value && !other.values.iter().any(|v| same_value(&t.text, v)))
+            .cloned()
+            .collect()
+    };
+    let mut out = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, &ta, &tb) {
+        if let DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } = op
+        {
+            if old_len > MAX_HUNK || new_len > MAX_HUNK {
+                continue;
+            }
+            let old = lacking(&a.tokens[old_index..old_index + old_len], b);
+            let new = lacking(&b.tokens[new_index..new_index + new_len], a);
+            let alike = old.iter().any(|o| new.iter().any(|n| n.shape == o.shape));
+            if alike {
+                let words = |tokens: &[Token]| {
+                    tokens
+                        .iter()
+                        .map(|t| t.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                out.push((words(&old), words(&new)));
+            }
+        }
+    }
+    out
+}
+
+/// The places where each of `a` and `b` holds a word, not a value, that the other lacks
+/// entirely, in the same short stretch between equal tokens.
+fn word_conflicts(a: &Statement, b: &Statement) -> usize {
+    let (ta, tb) = (token_texts(a), token_texts(b));
+    let lacking = |tokens: &[Token], other: &Statement| {
+        tokens.iter().any(|t| {
+            !t.value
+                && !t.cjk
+                && t.text.len() >= 3
+                && !other.tokens.iter().any(|o| o.text == t.text)
+                && !other.words.contains(&super::text::stem(&t.text))
+        })
+    };
+    capture_diff_slices(Algorithm::Myers, &ta, &tb)
+        .iter()
+        .filter(|op| match **op {
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                old_len <= MAX_HUNK
+                    && new_len <= MAX_HUNK
+                    && lacking(&a.tokens[old_index..old_index + old_len], b)
+                    && lacking(&b.tokens[new_index..new_index + new_len], a)
+            }
+            _ => false,
+        })
+        .count()
+}
+
+/// How much of the shorter statement lines up with the other, token for token.
+fn aligned_share(a: &Statement, b: &Statement) -> f64 {
+    let (ta, tb) = (token_texts(a), token_texts(b));
+    let shorter = ta.len().min(tb.len());
+    if shorter == 0 {
+        return 0.0;
+    }
+    let equal: usize = capture_diff_slices(Algorithm::Myers, &ta, &tb)
+        .iter()
+        .map(|op| match op {
+            DiffOp::Equal { len, .. } => *len,
+            _ => 0,
+        })
+        .sum();
+    equal as f64 / shorter as f64
+}
