@@ -335,5 +335,9 @@ fn hook(
         payload.hook_event_name.clone().unwrap_or_default(),
         resolved.extract_every,
     );
-    Ok(worker::enqueue(resolved.dir(), &request, &extractor)?)
+    worker::enqueue(resolved.dir(), &request, &extractor)?;
+    if payload.hook_event_name.as_deref() == Some("SessionEnd") {
+        crate::cli::consolidate::session_ended(ctx, &resolved, payload)?;
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@ use crate::paths::{MemoryLocation, absolute_from, resolve_memory_dir};
 use crate::settings::{AutoMemory, Settings, auto_memory};
 
 pub mod completions;
+pub mod consolidate;
 pub mod context;
 pub mod diff;
 pub mod doctor;
@@ -107,6 +108,7 @@ pub enum Command {
     Review(review::ReviewArgs),
     Promote(promote::PromoteArgs),
     Proposals(proposals::ProposalsArgs),
+    Consolidate(consolidate::ConsolidateArgs),
     Search(search::SearchArgs),
     Recall(recall::RecallArgs),
     Mcp(mcp::McpArgs),
@@ -137,6 +139,7 @@ impl Cli {
             Command::Review(a) => a.json,
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
+            Command::Consolidate(a) => a.json,
             Command::Search(a) => a.json,
             Command::Recall(_) | Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
@@ -292,6 +295,8 @@ pub struct Resolved {
     pub recall_prompt: bool,
     /// Whether the SessionStart hook adds the team index (`memdir.recall`).
     pub recall_session_start: bool,
+    /// When the background consolidation runs (`memdir.consolidate`); `None`: it does not.
+    pub consolidate: Option<crate::settings::ConsolidateEvery>,
 }
 
 impl Ctx {
@@ -333,6 +338,7 @@ impl Ctx {
             extract_every: settings.extract_every(),
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
+            consolidate: settings.consolidate(),
             location,
         })
     }
@@ -483,6 +489,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Review(args) => review::run(&ctx, args, output),
         Command::Promote(args) => promote::run(&ctx, args, output),
         Command::Proposals(args) => proposals::run(&ctx, args, output),
+        Command::Consolidate(args) => consolidate::run(&ctx, args, output),
         Command::Search(args) => search::run(&ctx, args, output),
         Command::Recall(args) => recall::run(&ctx, args, output),
         Command::Mcp(args) => mcp::run(&ctx, args, output),

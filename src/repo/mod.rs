@@ -41,7 +41,7 @@ pub use durable::{Syncing, start_sync, sync_dir, sync_files};
 pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
 pub use project::{TrackedFile, in_bare_repository, is_tracked, tracked_files};
-pub use target_repo::{TargetHead, TargetRepo};
+pub use target_repo::{FileEdit, TargetHead, TargetRepo};
 pub use worktree::{WorktreeIndex, file_stat};
 
 #[derive(Debug, thiserror::Error)]

@@ -10,9 +10,11 @@
 //! - [`worktree`]: the work tree as a mutation reads it (only regular files, stat-checked);
 //! - [`adopt`]: committing what an agent or an interrupted save left behind;
 //! - [`write`]: the files written in crash order and the commit;
-//! - [`save`]: save, update and remove.
+//! - [`save`]: save, update and remove;
+//! - [`merge`]: a branch memdir prepared (a consolidation) merged into HEAD's.
 
 mod adopt;
+mod merge;
 mod request;
 mod save;
 mod worktree;

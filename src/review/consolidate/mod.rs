@@ -3,14 +3,20 @@
 //! contradictions (the same subject, another value; the newer is true), time-bound memories
 //! whose date has passed, and relative dates. What is done about them ([`Action`]): merge,
 //! drop, rewrite — each checked ([`check`]) whether the builtin rules or a model proposed it —
-//! then grouped into one change per kind and the index kept within Claude Code's limits.
+//! then grouped into one change per kind ([`plan`]) and the index kept within Claude Code's
+//! limits ([`fold`]).
 //!
 //! Here: the memories as read, the findings and the actions. How two memories compare is
-//! [`pairs`] (over [`text`]); expiry, [`expiry`]; merged text, [`merge`].
+//! [`pairs`] (over [`text`]); expiry, [`expiry`]; merged text, [`merge`]; the steps,
+//! [`plan`]; the index within its limits, [`fold`]; the branch, [`branch`].
 
+pub mod background;
+pub mod branch;
 mod expiry;
+pub mod fold;
 mod merge;
 mod pairs;
+pub mod plan;
 mod text;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -1,0 +1,438 @@
+//! `memdir consolidate` (DESIGN §7): the branch leaves HEAD, the index and the work tree as they
+//! were; `--apply` is one commit `undo` takes back exactly; nothing removed is lost; an index
+//! over Claude Code's limits ends well within them; team memory's branch is pushed for review;
+//! the background run at a session's end and the next session's notice. The labelled sets are
+//! `consolidate_quality.rs`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::common::{Mate, TestEnv, assert_git_clean, bare_remote, git, wait_for};
+
+const BRANCH: &str = "memdir/consolidate/2026-12-04";
+
+/// One memory of each kind to consolidate, and two that differ only in their identifiers,
+/// saved through 2026 (today is 2026-12-04).
+const MEMORIES: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "2026-01-05T10:00:00+00:00",
+        "feedback",
+        "lint-before-commit",
+        "Always run make lint before committing; CI golangci-lint is strict about errcheck",
+        "Always run `make lint` before committing. golangci-lint in CI is strict (errcheck, govet shadow).",
+    ),
+    (
+        "2026-01-10T10:00:00+00:00",
+        "project",
+        "merge-freeze",
+        "Merge freeze until 2026-01-15; hotfixes only",
+        "Merge freeze on main until 2026-01-15. Only hotfixes, approved in #release.",
+    ),
+    (
+        "2026-02-01T10:00:00+00:00",
+        "reference",
+        "oncall-paging-opsgenie",
+        "Ledger on-call pages go through Opsgenie, team ledger-oncall",
+        "Ledger on-call alerts page through Opsgenie (team `ledger-oncall`).",
+    ),
+    (
+        "2026-03-01T10:00:00+00:00",
+        "project",
+        "component-c1",
+        "component c1 talks to service s1",
+        "Component c1 talks to service s1 over gRPC on port 9001.",
+    ),
+    (
+        "2026-03-02T10:00:00+00:00",
+        "project",
+        "component-c2",
+        "component c2 talks to service s2",
+        "Component c2 talks to service s2 over gRPC on port 9002.",
+    ),
+    (
+        "2026-05-04T10:00:00+00:00",
+        "reference",
+        "pagerduty-paging",
+        "On-call paging moved to PagerDuty, service Ledger Primary",
+        "On-call paging now goes through PagerDuty, service \"Ledger Primary\".",
+    ),
+    (
+        "2026-06-01T10:00:00+00:00",
+        "feedback",
+        "make-lint-and-fmt",
+        "run make fmt + make lint before commits, CI fails on errcheck otherwise",
+        "before any commit: `make fmt` (gofumpt) then `make lint`. CI fails on errcheck otherwise",
+    ),
+    (
+        "2026-11-20T10:00:00+00:00",
+        "project",
+        "sharding-rfc-due",
+        "Ines wants the sharding RFC draft in two weeks",
+        "Ines wants a first draft of the sharding RFC in two weeks. Reviewers: Tomasz and Yuki.",
+    ),
+];
+
+fn store() -> TestEnv {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_TODAY", "2026-12-04");
+    for (time, kind, name, description, body) in MEMORIES {
+        env.save_at(time, kind, name, description, body, None);
+    }
+    env
+}
+
+/// The memory dir's files (not `.git`), by name.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .expect("memory dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).expect("read"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_branch_holds_one_commit_per_kind_and_head_index_and_work_tree_are_untouched() {
+    let env = store();
+    let dir = env.memory_dir();
+    // A save an agent has not finished: the work tree is not HEAD's, and must stay so.
+    std::fs::write(
+        dir.join("draft-in-progress.md"),
+        "---\nname: x\n---\nhalf\n",
+    )
+    .expect("write");
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    let index = std::fs::read(dir.join(".git/index")).expect("index");
+    let work = files(&dir);
+    let status = git(&dir, &["status", "--porcelain"]);
+
+    let out = env.ok(&["consolidate", "--json"]).json();
+    assert_eq!(out["branch"], BRANCH, "{out}");
+    assert_eq!(out["outcome"], "created");
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
+    assert_eq!(std::fs::read(dir.join(".git/index")).expect("index"), index);
+    assert_eq!(files(&dir), work);
+    assert_eq!(git(&dir, &["status", "--porcelain"]), status);
+    git(&dir, &["fsck", "--strict", "--no-progress"]);
+
+    let log = git(
+        &dir,
+        &[
+            "log",
+            "--reverse",
+            "--format=%s|%(trailers:key=Memdir-Kind,valueonly)",
+            &format!("HEAD..{BRANCH}"),
+        ],
+    );
+    let kinds: Vec<&str> = log.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "consolidate: make relative dates absolute (1)|relative-dates",
+            "consolidate: merge duplicates (1)|duplicates",
+            "consolidate: drop expired time-bound memories (1)|expired",
+            "consolidate: replace contradicted values (1)|contradicted",
+        ]
+    );
+    let show = |file: &str| git(&dir, &["show", &format!("{BRANCH}:{file}")]);
+    let merged = show("make-lint-and-fmt.md");
+    for detail in ["gofumpt", "govet shadow", "golangci-lint"] {
+        assert!(merged.contains(detail), "{detail}: {merged}");
+    }
+    assert!(show("sharding-rfc-due.md").contains("by 2026-12-04"));
+    let tree = git(&dir, &["ls-tree", "--name-only", BRANCH]);
+    for gone in [
+        "lint-before-commit.md",
+        "merge-freeze.md",
+        "oncall-paging-opsgenie.md",
+    ] {
+        assert!(!tree.lines().any(|l| l == gone), "{gone} is still there");
+    }
+    // Memories that differ only in their identifiers are two facts.
+    for kept in ["component-c1.md", "component-c2.md", "pagerduty-paging.md"] {
+        assert!(tree.lines().any(|l| l == kept), "{kept} was removed");
+    }
+    let index_there = show("MEMORY.md");
+    assert!(!index_there.contains("merge-freeze.md") && index_there.contains("component-c2.md"));
+
+    // `memdir diff` shows it; preparing again on an unchanged store changes nothing.
+    let diff = env.ok(&["diff", "HEAD", BRANCH]).stdout;
+    assert!(
+        diff.contains("-Merge freeze on main until 2026-01-15."),
+        "{diff}"
+    );
+    let tip = git(&dir, &["rev-parse", BRANCH]);
+    let again = env.ok(&["consolidate", "--json"]).json();
+    assert_eq!(again["outcome"], "unchanged");
+    assert_eq!(git(&dir, &["rev-parse", BRANCH]), tip);
+}
+
+#[test]
+fn apply_is_one_commit_that_undo_takes_back_exactly_and_nothing_removed_is_lost() {
+    let env = store();
+    let dir = env.memory_dir();
+    let before = files(&dir);
+    let out = env.ok(&["consolidate", "--apply", "--json"]).json();
+    let commit = out["applied"]["commit"]
+        .as_str()
+        .expect("applied")
+        .to_string();
+    assert_git_clean(&dir);
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]).trim(), commit);
+    let parents = git(&dir, &["log", "-1", "--format=%P"]);
+    assert_eq!(parents.split_whitespace().count(), 2, "a merge: {parents}");
+    let after = files(&dir);
+    assert!(!after.contains_key("merge-freeze.md") && !after.contains_key("lint-before-commit.md"));
+    let changed: Vec<&str> = out["changed"]
+        .as_array()
+        .expect("changed")
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "lint-before-commit",
+            "make-lint-and-fmt",
+            "merge-freeze",
+            "oncall-paging-opsgenie",
+            "sharding-rfc-due"
+        ]
+    );
+
+    // Every removed text is still in history: git's log -p and memdir's search --history.
+    let patch = git(&dir, &["log", "-p", "--first-parent", "-m"]);
+    assert!(
+        patch.contains("-Merge freeze on main until 2026-01-15."),
+        "log -p"
+    );
+    let found = env
+        .ok(&["search", "--history", "--json", "merge freeze hotfixes"])
+        .json();
+    assert!(found.to_string().contains("merge-freeze"), "{found}");
+
+    env.ok(&["undo"]);
+    assert_eq!(files(&dir), before);
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn an_index_over_claude_codes_limits_ends_well_within_them() {
+    let env = TestEnv::new();
+    env.ok(&["init"]);
+    let dir = env.memory_dir();
+    let mut index = String::new();
+    for i in 0..240 {
+        let name = format!("service-s{i}-owner");
+        let description = format!(
+            "Service s{i} is owned by team t{i}; page them through the on-call rota of group g{i} before changing its deploy config"
+        );
+        std::fs::write(
+            dir.join(format!("{name}.md")),
+            format!("---\nname: {name}\ndescription: {description}\ntype: project\n---\n{description}.\n"),
+        )
+        .expect("write");
+        index.push_str(&format!(
+            "- [Service s{i} owner]({name}.md) — {description}\n"
+        ));
+    }
+    std::fs::write(dir.join("MEMORY.md"), &index).expect("index");
+    env.ok(&["snapshot"]);
+    assert!(env.ok(&["index"]).stdout.contains("WARNING: MEMORY.md is"));
+
+    let out = env.ok(&["consolidate", "--apply", "--json"]).json();
+    assert_eq!(out["commits"][0]["kind"], "index", "{out}");
+    let loaded = env.ok(&["index"]).stdout;
+    assert!(!loaded.contains("WARNING"), "{loaded}");
+    let text = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    let lines = text.lines().count();
+    let units = text.encode_utf16().count();
+    assert!(
+        lines <= 120 && units <= 15_000,
+        "{lines} lines, {units} characters"
+    );
+    // Every memory's text is still there, folded.
+    let all: String = files(&dir)
+        .values()
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .collect();
+    for i in 0..240 {
+        assert!(
+            all.contains(&format!("Service s{i} is owned by team t{i};")),
+            "{i}"
+        );
+    }
+    assert_git_clean(&dir);
+    env.ok(&["doctor"]);
+}
+
+#[test]
+fn the_report_a_person_reads() {
+    let env = store();
+    insta::assert_snapshot!(env.normalised(&env.ok(&["consolidate"]).stdout));
+}
+
+#[test]
+fn nothing_to_consolidate_and_bad_requests_change_nothing() {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_TODAY", "2026-12-04");
+    env.fails(&["consolidate"], 2, "no history yet");
+    env.save("project", "one", "One fact", "One fact about the project.");
+    let dir = env.memory_dir();
+    let run = env.ok(&["consolidate"]);
+    assert!(
+        run.stdout.starts_with("Nothing to consolidate"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(git(&dir, &["branch", "--list", "memdir/*"]), "");
+    env.set_var("MEMDIR_TODAY", "next week");
+    env.fails(
+        &["consolidate"],
+        2,
+        "MEMDIR_TODAY=\"next week\" is not a date",
+    );
+    env.set_var("MEMDIR_TODAY", "2026-12-04");
+    env.set_var("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1");
+    env.fails(&["consolidate", "--apply"], 3, "auto memory is disabled");
+}
+
+#[test]
+fn a_branch_someone_committed_to_is_never_replaced() {
+    let env = store();
+    let dir = env.memory_dir();
+    env.ok(&["consolidate"]);
+    // A reviewer adds a commit of their own on the branch.
+    git(&dir, &["worktree", "add", "-q", "../review", BRANCH]);
+    let review = dir.parent().expect("parent").join("review");
+    std::fs::write(review.join("note.md"), "a note\n").expect("write");
+    git(&review, &["add", "note.md"]);
+    git(
+        &review,
+        &[
+            "-c",
+            "user.name=R",
+            "-c",
+            "user.email=r@x",
+            "commit",
+            "-qm",
+            "reviewer's note",
+        ],
+    );
+    git(&dir, &["worktree", "remove", "--force", "../review"]);
+    let tip = git(&dir, &["rev-parse", BRANCH]);
+    env.save_at(
+        "2026-12-01T10:00:00+00:00",
+        "project",
+        "another",
+        "Another fact",
+        "Another fact.",
+        None,
+    );
+    env.fails(&["consolidate"], 2, "not memdir's");
+    assert_eq!(git(&dir, &["rev-parse", BRANCH]), tip);
+    assert_git_clean(&dir);
+}
+
+#[test]
+fn team_memorys_consolidation_is_pushed_to_the_team_remote_for_review() {
+    let root = TestEnv::new();
+    let remote = bare_remote(&root.root);
+    let mut mate = Mate::join(&remote);
+    mate.env.set_var("MEMDIR_TODAY", "2026-12-04");
+    for (time, kind, name, description, body) in &MEMORIES[..2] {
+        let mut args = crate::common::save_args(kind, name, description, body);
+        args.push("--team");
+        let out = mate
+            .env
+            .command()
+            .args(&args)
+            .env("GIT_COMMITTER_DATE", time)
+            .output()
+            .expect("memdir runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    mate.sync();
+    let out = mate.env.ok(&["--team", "consolidate", "--json"]).json();
+    assert_eq!(out["pushed"], true, "{out}");
+    let pushed = git(&remote, &["log", "--format=%s", BRANCH]);
+    assert!(
+        pushed.starts_with("consolidate: drop expired time-bound memories (1)"),
+        "{pushed}"
+    );
+    // The team's main branch is as it was: the branch waits for review.
+    assert!(git(&remote, &["ls-tree", "--name-only", "HEAD"]).contains("merge-freeze.md"));
+    assert_git_clean(&mate.team);
+}
+
+#[test]
+fn in_the_background_when_opted_in_a_session_end_prepares_it_and_the_next_session_hears_of_it() {
+    let env = store();
+    let dir = env.memory_dir();
+    let transcript = env.root.join("t.jsonl");
+    std::fs::write(&transcript, "").expect("transcript");
+    let payload = |event: &str, session: &str| {
+        serde_json::json!({
+            "session_id": session,
+            "transcript_path": transcript,
+            "cwd": env.project,
+            "hook_event_name": event,
+            "source": "startup",
+        })
+        .to_string()
+    };
+    let state = dir.join(".git/memdir/consolidate.json");
+    // Off by default: nothing counted, nothing prepared.
+    env.run_with_stdin(&["extract", "--hook"], &payload("SessionEnd", "s1"));
+    assert!(!state.exists());
+
+    let settings = env.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("config dir")).expect("mkdir");
+    std::fs::write(
+        &settings,
+        r#"{"memdir": {"consolidate": {"sessions": 2, "hours": 0}}}"#,
+    )
+    .expect("settings");
+    env.run_with_stdin(&["extract", "--hook"], &payload("SessionEnd", "s1"));
+    let counted = std::fs::read_to_string(&state).expect("counted");
+    assert!(
+        counted.contains("s1") && !counted.contains("ready\": {"),
+        "{counted}"
+    );
+    env.run_with_stdin(&["extract", "--hook"], &payload("SessionEnd", "s2"));
+    wait_for(
+        "the background consolidation",
+        std::time::Duration::from_secs(60),
+        || std::fs::read_to_string(&state).is_ok_and(|s| s.contains(BRANCH)),
+    );
+    assert!(git(&dir, &["branch", "--list", BRANCH]).contains(BRANCH));
+
+    let start = env.run_with_stdin(&["recall", "--hook"], &payload("SessionStart", "s3"));
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    let answer = start.json();
+    let notice = answer["systemMessage"].as_str().expect("a notice");
+    assert!(
+        notice.contains(BRANCH) && notice.contains("memdir consolidate --apply"),
+        "{notice}"
+    );
+    assert!(
+        answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .is_some_and(|c| c.contains(notice))
+    );
+    // Once a session.
+    let again = env.run_with_stdin(&["recall", "--hook"], &payload("SessionStart", "s3"));
+    assert!(!again.stdout.contains("consolidation"), "{}", again.stdout);
+    // Applied, it is not announced again.
+    env.ok(&["consolidate", "--apply"]);
+    let after = env.run_with_stdin(&["recall", "--hook"], &payload("SessionStart", "s4"));
+    assert!(!after.stdout.contains("consolidation"), "{}", after.stdout);
+    assert_git_clean(&dir);
+}
