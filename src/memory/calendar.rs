@@ -233,6 +233,16 @@ mod tests {
         assert_eq!(dates("on Nov 30", "2026-11-30"), ["Nov 30=2026-11-30"]);
     }
 
+    proptest::proptest! {
+        /// Any text is read without a panic, and every date found is where it says.
+        #[test]
+        fn any_text_is_read(text in "\\PC{0,120}") {
+            for m in absolute_dates(&text, day("2026-03-16")) {
+                proptest::prop_assert!(text.get(m.start..m.end).is_some());
+            }
+        }
+    }
+
     #[test]
     fn times_versions_fractions_and_words_are_not_dates() {
         let w = "2026-03-16";

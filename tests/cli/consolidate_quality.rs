@@ -339,3 +339,28 @@ fn consolidation_quality_on_the_dev_set() {
     }
     assert_eq!(details.0, details.1, "a merge lost a detail");
 }
+
+/// The set no rule was tuned on, written by someone who saw neither the code nor the dev set.
+/// Its first run (the commit that added this test) measured duplicates P 0.63 R 0.33,
+/// contradictions P 0.89 R 0.38, expired P 0.94 R 0.83, relative dates P 1.00 R 1.00, merge
+/// details 26/26: below the targets (P 0.95, R 0.8) for all but relative dates and expired
+/// recall. The rules were not tuned on it afterwards; these floors hold them to that first run,
+/// so that a change that makes it worse fails.
+#[test]
+fn consolidation_quality_on_the_blind_set() {
+    let (scores, details) = score_set("blind");
+    let floors = [
+        ("duplicates", 0.63, 0.33),
+        ("contradictions", 0.88, 0.38),
+        ("expired", 0.93, 0.83),
+        ("relative dates", 1.0, 1.0),
+    ];
+    for (kind, precision, recall) in floors {
+        let s = scores[kind];
+        assert!(
+            s.precision() >= precision && s.recall() >= recall,
+            "blind {kind} fell below its first run: {s:?}"
+        );
+    }
+    assert_eq!(details.0, details.1, "a merge lost a detail");
+}

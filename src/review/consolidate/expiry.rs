@@ -162,6 +162,14 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Any text is judged without a panic.
+        #[test]
+        fn any_text_is_judged(text in "\\PC{0,160}") {
+            let _ = expired(&text, day("2026-01-01"), day("2026-12-04"));
+        }
+    }
+
     #[test]
     fn history_a_start_and_a_day_to_come_do_not() {
         for (text, written) in [

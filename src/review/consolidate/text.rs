@@ -169,11 +169,11 @@ fn is_value(written: &str, sentence_start: bool) -> bool {
     if written.chars().any(|c| c.is_ascii_digit()) {
         return true;
     }
-    if written.len() >= 3 {
-        let inner = &written[1..written.len() - 1];
-        if inner.contains(['-', '_', '.', '/', ':', '\\']) && letters >= 2 {
-            return true;
-        }
+    let mut inside = written.chars();
+    inside.next();
+    inside.next_back();
+    if inside.as_str().contains(['-', '_', '.', '/', ':', '\\']) && letters >= 2 {
+        return true;
     }
     if written.starts_with(['#', '@', '/']) && letters >= 2 {
         return true;
@@ -353,6 +353,15 @@ mod tests {
             values("ledger-svc 的 pgxpool 上限调到 80 了"),
             ["80", "ledger-svc"]
         );
+    }
+
+    proptest::proptest! {
+        /// Any text a memory can hold is read without a panic.
+        #[test]
+        fn any_text_is_read(text in "\\PC{0,200}") {
+            let statement = Statement::of(&text);
+            proptest::prop_assert!(statement.tokens.len() <= text.chars().count());
+        }
     }
 
     #[test]
