@@ -46,7 +46,10 @@
 #      that saved through MCP is not extracted again. P2: no memdir on PATH: SessionStart says so,
 #      no hook error. S: the review skill loads and runs `memdir review` (its allowed-tools).
 #      P3: `claude plugin marketplace add` this repository, `claude plugin install
-#      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp.
+#      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp;
+#   8. session K: a duplicate and an expired memory consolidated and applied (`consolidate
+#      --apply`): the next session's request carries the consolidated index; `undo` gives back
+#      the files.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
 set -uo pipefail
 
@@ -826,6 +829,42 @@ assert len(rs) == 1 and not rs[0]["error"], rs
 assert json.loads(rs[0]["text"].splitlines()[0])["body"].strip() == sys.argv[2], rs
 ' "$(tool_results M)" "$freeze_body"
 cp "$settings_saved" "$settings"
+
+# 8. Session K: consolidation. Two memories stating one fact and a freeze whose date passed are
+# consolidated and applied (`consolidate --apply`, today pinned); the next session's request
+# carries the consolidated index: the merged memory's line, neither the duplicate's nor the
+# freeze's. `undo` then gives back the files as they were.
+kd() { "${clean_env[@]}" MEMDIR_TODAY=2026-12-04 "$memdir" --project "$proj" "$@"; }
+check "md save lint-before-commit, merge-freeze, make-lint-and-fmt (a duplicate and an expired memory)" bash -c '
+  "$@" save -q --type feedback --name lint-before-commit --description "Always run make lint before committing; CI golangci-lint is strict about errcheck" --body "Always run \`make lint\` before committing. golangci-lint in CI is strict (errcheck, govet shadow)." &&
+  "$@" save -q --type project --name merge-freeze --description "Merge freeze until 2026-01-15; hotfixes only" --body "Merge freeze on main until 2026-01-15. Only hotfixes." &&
+  "$@" save -q --type feedback --name make-lint-and-fmt --description "run make fmt + make lint before commits, CI fails on errcheck otherwise" --body "before any commit: \`make fmt\` (gofumpt) then \`make lint\`. CI fails on errcheck otherwise"' \
+  _ "${clean_env[@]}" MEMDIR_TODAY=2026-12-04 "$memdir" --project "$proj"
+files_before=$(cd "$mem" && sha1sum ./*.md | sort)
+applied=$(kd consolidate --apply --json 2>&1)
+check "consolidate --apply: one merge commit on top of the memory as it was" python3 -c '
+import json, subprocess, sys
+out = json.loads(sys.argv[1])
+commit = out["applied"]["commit"]
+parents = subprocess.run(["git", "-C", sys.argv[2], "log", "-1", "--format=%P", commit], capture_output=True, text=True).stdout.split()
+assert len(parents) == 2, parents
+' "$applied" "$mem"
+check "consolidate --apply: make-lint-and-fmt holds lint-before-commit's details; lint-before-commit.md and merge-freeze.md are gone" bash -c '
+  grep -qF "govet shadow" "$0/make-lint-and-fmt.md" && ! test -e "$0/lint-before-commit.md" && ! test -e "$0/merge-freeze.md"' "$mem"
+repo_sound "consolidate --apply"
+echo '[{"text": "Noted."}]' >"$scratch/script-k.json"
+session K "$scratch/script-k.json" 'What do I run before a commit?'
+# request_count NAME NEEDLE: how often NEEDLE is anywhere in the last model request of NAME.
+request_count() {
+  last_request "$1" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin), ensure_ascii=False).count(sys.argv[1]))' "$2"
+}
+check "session K: the request carries the consolidated index (the merged memory's line)" \
+  test "$(request_count K '(make-lint-and-fmt.md)')" -ge 1
+check "session K: the request carries neither the merged duplicate's line nor the expired memory's" \
+  test "$(request_count K '(lint-before-commit.md)')$(request_count K '(merge-freeze.md)')" == 00
+md undo >/dev/null
+check "memdir undo gives back the files as they were before --apply" test "$(cd "$mem" && sha1sum ./*.md | sort)" == "$files_before"
+repo_sound "consolidate undone"
 
 elapsed=$(since "$started")
 if [[ $failures == 0 ]]; then echo "ALL PASS ($elapsed s)"; else echo "$failures check(s) FAILED ($elapsed s)"; fi
