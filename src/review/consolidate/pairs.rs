@@ -208,11 +208,12 @@ impl<'a> Corpus<'a> {
         } else {
             0.0
         };
-        let mut conflicts = value_conflicts(&a.head, &b.head);
-        conflicts.extend(value_conflicts(&a.body, &b.body));
-        let aligned = aligned_share(&a.head, &b.head).max(aligned_share(&a.body, &b.body));
+        let (heads, bodies) = (line_up(&a.head, &b.head), line_up(&a.body, &b.body));
+        let mut conflicts = heads.conflicts;
+        conflicts.extend(bodies.conflicts);
+        let aligned = heads.aligned.max(bodies.aligned);
         let (old, new) = (&self.notes[older].whole, &self.notes[newer].whole);
-        let word_conflicts = word_conflicts(&a.head, &b.head) + word_conflicts(&a.body, &b.body);
+        let word_conflicts = heads.word_conflicts + bodies.word_conflicts;
         let (head_shared, ha, hb) = self.overlap(&a.head, &b.head, false);
         let head_containment = if ha.min(hb) > 0.0 {
             (head_shared / ha.min(hb)).min(1.0)
@@ -357,56 +358,43 @@ fn only_in(a: &Statement, b: &Statement) -> Vec<String> {
     out
 }
 
-fn token_texts(s: &Statement) -> Vec<&str> {
-    s.tokens.iter().map(|t| t.text.as_str()).collect()
+/// Statements are lined up over at most this many tokens each (a topic file holds a few hundred;
+/// one of 256 KiB is not diffed whole).
+const MAX_ALIGNED_TOKENS: usize = 1000;
+
+/// Two statements lined up token by token.
+#[derive(Debug, Clone, Default)]
+struct LinedUp {
+    /// Where `a` holds a value `b` lacks and `b` one of its kind `a` lacks, in the same short
+    /// stretch between equal tokens: `(a's values, b's values)`.
+    conflicts: Vec<(String, String)>,
+    /// Where each holds a word, not a value, that the other lacks entirely, likewise.
+    word_conflicts: usize,
+    /// How much of the shorter statement lines up with the other.
+    aligned: f64,
 }
 
-/// The places where `a` holds a value `b` lacks and `b` holds one `a` lacks, in the same short
-/// stretch between equal tokens: `(a's values, b's values)` for each.
-pub(super) fn value_conflicts(a: &Statement, b: &Statement) -> Vec<(String, String)> {
-    let (ta, tb) = (token_texts(a), token_texts(b));
-    let lacking = |tokens: &'_ [Token], other: &Statement| -> Vec<Token> {
+fn line_up(a: &Statement, b: &Statement) -> LinedUp {
+    let ta: Vec<&str> = a
+        .tokens
+        .iter()
+        .take(MAX_ALIGNED_TOKENS)
+        .map(|t| t.text.as_str())
+        .collect();
+    let tb: Vec<&str> = b
+        .tokens
+        .iter()
+        .take(MAX_ALIGNED_TOKENS)
+        .map(|t| t.text.as_str())
+        .collect();
+    let values_lacking = |tokens: &[Token], other: &Statement| -> Vec<Token> {
         tokens
             .iter()
             .filter(|t| t.value && !other.values.iter().any(|v| same_value(&t.text, v)))
             .cloned()
             .collect()
     };
-    let mut out = Vec::new();
-    for op in capture_diff_slices(Algorithm::Myers, &ta, &tb) {
-        if let DiffOp::Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } = op
-        {
-            if old_len > MAX_HUNK || new_len > MAX_HUNK {
-                continue;
-            }
-            let old = lacking(&a.tokens[old_index..old_index + old_len], b);
-            let new = lacking(&b.tokens[new_index..new_index + new_len], a);
-            let alike = old.iter().any(|o| new.iter().any(|n| n.shape == o.shape));
-            if alike {
-                let words = |tokens: &[Token]| {
-                    tokens
-                        .iter()
-                        .map(|t| t.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                out.push((words(&old), words(&new)));
-            }
-        }
-    }
-    out
-}
-
-/// The places where each of `a` and `b` holds a word, not a value, that the other lacks
-/// entirely, in the same short stretch between equal tokens.
-fn word_conflicts(a: &Statement, b: &Statement) -> usize {
-    let (ta, tb) = (token_texts(a), token_texts(b));
-    let lacking = |tokens: &[Token], other: &Statement| {
+    let word_lacking = |tokens: &[Token], other: &Statement| {
         tokens.iter().any(|t| {
             !t.value
                 && !t.cjk
@@ -415,38 +403,47 @@ fn word_conflicts(a: &Statement, b: &Statement) -> usize {
                 && !other.words.contains(&super::text::stem(&t.text))
         })
     };
-    capture_diff_slices(Algorithm::Myers, &ta, &tb)
-        .iter()
-        .filter(|op| match **op {
+    let mut out = LinedUp::default();
+    let mut equal = 0;
+    for op in capture_diff_slices(Algorithm::Myers, &ta, &tb) {
+        match op {
+            DiffOp::Equal { len, .. } => equal += len,
             DiffOp::Replace {
                 old_index,
                 old_len,
                 new_index,
                 new_len,
-            } => {
-                old_len <= MAX_HUNK
-                    && new_len <= MAX_HUNK
-                    && lacking(&a.tokens[old_index..old_index + old_len], b)
-                    && lacking(&b.tokens[new_index..new_index + new_len], a)
+            } if old_len <= MAX_HUNK && new_len <= MAX_HUNK => {
+                let (old, new) = (
+                    &a.tokens[old_index..old_index + old_len],
+                    &b.tokens[new_index..new_index + new_len],
+                );
+                let (old_values, new_values) = (values_lacking(old, b), values_lacking(new, a));
+                if old_values
+                    .iter()
+                    .any(|o| new_values.iter().any(|n| n.shape == o.shape))
+                {
+                    let words = |tokens: &[Token]| {
+                        tokens
+                            .iter()
+                            .map(|t| t.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    out.conflicts.push((words(&old_values), words(&new_values)));
+                }
+                if word_lacking(old, b) && word_lacking(new, a) {
+                    out.word_conflicts += 1;
+                }
             }
-            _ => false,
-        })
-        .count()
-}
-
-/// How much of the shorter statement lines up with the other, token for token.
-fn aligned_share(a: &Statement, b: &Statement) -> f64 {
-    let (ta, tb) = (token_texts(a), token_texts(b));
-    let shorter = ta.len().min(tb.len());
-    if shorter == 0 {
-        return 0.0;
+            _ => {}
+        }
     }
-    let equal: usize = capture_diff_slices(Algorithm::Myers, &ta, &tb)
-        .iter()
-        .map(|op| match op {
-            DiffOp::Equal { len, .. } => *len,
-            _ => 0,
-        })
-        .sum();
-    equal as f64 / shorter as f64
+    let shorter = ta.len().min(tb.len());
+    out.aligned = if shorter == 0 {
+        0.0
+    } else {
+        equal as f64 / shorter as f64
+    };
+    out
 }
