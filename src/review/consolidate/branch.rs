@@ -54,7 +54,7 @@ pub fn read_head(dir: &Path) -> Result<Snapshot, ConsolidateError> {
         Some((_, id)) => String::from_utf8_lossy(&repo.blob(*id)?).into_owned(),
         None => String::new(),
     };
-    let titles = Index::parse(&index);
+    let titles = Index::parse(&index).first_entries();
     let saved = last_saved(&repo.history()?);
     let mut memories = Vec::new();
     let mut left_out = Vec::new();
@@ -75,7 +75,7 @@ pub fn read_head(dir: &Path) -> Result<Snapshot, ConsolidateError> {
         memories.push(Memory {
             memory_type: topic.memory_type,
             description: topic.description.unwrap_or_default(),
-            title: titles.entry_for(&file).map(|e| e.title),
+            title: titles.get(&file).map(|(_, e)| e.title.clone()),
             body: topic.body,
             text,
             saved: saved.get(&stem).copied(),

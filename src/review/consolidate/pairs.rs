@@ -10,7 +10,7 @@
 //! different facts, never merged. Stores are compared through the terms memories share that
 //! few others have, so a thousand memories of one template are not a million comparisons.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -132,33 +132,68 @@ impl<'a> Corpus<'a> {
         self.weight(&key_word(w)) * boost
     }
 
-    /// The pairs worth comparing: those sharing a term few memories have (at most one in
-    /// twenty, at least ten), lower index first.
+    /// The pairs worth comparing: those whose shared terms that few memories have (at most one
+    /// in twenty, at least ten) weigh at least a tenth of the lighter one's terms (any, for a
+    /// memory mostly in Chinese against one that is not), lower index first. Each memory's shares are summed over its terms' holders, so a store
+    /// of thousands costs what its rare terms cost, not a comparison of every pair.
     pub(super) fn candidates(&self) -> Vec<(usize, usize)> {
         let limit = (self.notes.len() / 20).clamp(10, 200);
-        let mut holders: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, note) in self.notes.iter().enumerate() {
-            let keys = note
-                .whole
+        let rare = |key: &str| self.df.get(key).is_some_and(|&df| df >= 2 && df <= limit);
+        let keys = |note: &'a Note| {
+            note.whole
                 .words
                 .iter()
-                .map(|w| key_word(w))
-                .chain(note.whole.pairs.iter().map(|p| key_pair(p)));
-            for key in keys {
-                if self.df.get(&key).is_some_and(|&df| df >= 2 && df <= limit) {
+                .map(move |w| (key_word(w), self.word_weight(&note.whole, w)))
+                .chain(
+                    note.whole
+                        .pairs
+                        .iter()
+                        .map(|p| (key_pair(p), self.weight(&key_pair(p)))),
+                )
+        };
+        let mut holders: HashMap<String, Vec<usize>> = HashMap::new();
+        // Each memory's whole weight.
+        let mut weights = Vec::with_capacity(self.notes.len());
+        for (i, note) in self.notes.iter().enumerate() {
+            let mut all = 0.0;
+            for (key, weight) in keys(note) {
+                all += weight;
+                if rare(&key) {
                     holders.entry(key).or_default().push(i);
                 }
             }
+            weights.push(all);
         }
-        let mut pairs = BTreeSet::new();
-        for members in holders.values() {
-            for (x, &i) in members.iter().enumerate() {
-                for &j in &members[x + 1..] {
-                    pairs.insert((i, j));
+        let chinese: Vec<bool> = self
+            .notes
+            .iter()
+            .map(|n| n.whole.cjk_share() >= 0.4)
+            .collect();
+        let mut shared = vec![0.0; self.notes.len()];
+        let mut touched = Vec::new();
+        let mut pairs = Vec::new();
+        for (i, note) in self.notes.iter().enumerate() {
+            for (key, weight) in keys(note) {
+                for &j in holders.get(&key).into_iter().flatten().filter(|&&j| j > i) {
+                    if shared[j] == 0.0 {
+                        touched.push(j);
+                    }
+                    shared[j] += weight;
                 }
             }
+            touched.sort_unstable();
+            for &j in &touched {
+                let lighter = weights[i].min(weights[j]);
+                // A memory in Chinese has few words in Latin letters to share with one in
+                // English: any rare one will do.
+                if shared[j] >= lighter / 10.0 || chinese[i] != chinese[j] {
+                    pairs.push((i, j));
+                }
+                shared[j] = 0.0;
+            }
+            touched.clear();
         }
-        pairs.into_iter().collect()
+        pairs
     }
 
     /// What `a` and `b` share, weighted, and each one's whole weight; `latin_only` counts no

@@ -79,6 +79,8 @@ struct Files {
     topics: BTreeMap<String, String>,
     index: String,
     changed: BTreeMap<String, Option<String>>,
+    /// Files whose index lines are still to go.
+    unlisted: std::collections::BTreeSet<String>,
 }
 
 impl Files {
@@ -87,12 +89,31 @@ impl Files {
         self.changed.insert(format!("{name}.md"), Some(text));
     }
 
+    /// Remove `name`'s topic file; its index line goes with the next [`Files::unlist`].
     fn remove(&mut self, name: &str) {
         self.topics.remove(name);
         self.changed.insert(format!("{name}.md"), None);
-        let mut index = Index::parse(&self.index);
-        if index.remove(&format!("{name}.md")) {
-            self.set_index(index.render());
+        self.unlisted.insert(format!("{name}.md"));
+    }
+
+    /// The index lines of the files removed since, taken out in one pass (a step may remove
+    /// thousands).
+    fn unlist(&mut self) {
+        if self.unlisted.is_empty() {
+            return;
+        }
+        let unlisted = std::mem::take(&mut self.unlisted);
+        let mut text: String = self
+            .index
+            .lines()
+            .filter(|l| IndexLine::parse(l).is_none_or(|e| !unlisted.contains(e.file_name())))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        if text != self.index {
+            self.set_index(text);
         }
     }
 
@@ -105,6 +126,7 @@ impl Files {
     /// `name`'s topic file rewritten with this description and body, every other key kept,
     /// and its index line's hook following a new description.
     fn rewrite(&mut self, name: &str, description: &str, body: &str) -> bool {
+        self.unlist();
         let Some(topic) = self.topics.get(name).and_then(|t| TopicFile::parse(t).ok()) else {
             return false;
         };
@@ -130,6 +152,7 @@ impl Files {
 
     /// The files changed since the last step, in a stable order, the index last.
     fn take(&mut self) -> Vec<(String, Option<String>)> {
+        self.unlist();
         let mut files: Vec<(String, Option<String>)> =
             std::mem::take(&mut self.changed).into_iter().collect();
         files.sort_by_key(|(name, _)| (name == INDEX_FILE, name.clone()));
@@ -277,6 +300,7 @@ pub fn plan(memories: &[Memory], index: &str, actions: &[Action], today: NaiveDa
             .collect(),
         index: index.to_string(),
         changed: BTreeMap::new(),
+        unlisted: Default::default(),
     };
     let mut steps = Vec::new();
     for kind in [
