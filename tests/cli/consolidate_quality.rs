@@ -59,6 +59,17 @@ impl Score {
     }
 }
 
+/// Proposals scored against labels: each proposal right when the labels have it.
+fn score<T: Ord>(proposed: &BTreeSet<T>, labelled: &BTreeSet<T>) -> Score {
+    let right = proposed.intersection(labelled).count();
+    Score {
+        proposed: proposed.len(),
+        right,
+        labelled: labelled.len(),
+        found: right,
+    }
+}
+
 const KINDS: [&str; 4] = ["duplicates", "contradictions", "expired", "relative dates"];
 
 /// The scores of one store, by kind, and the merge details kept (kept, to keep).
@@ -166,16 +177,7 @@ fn score_store(store: &Path) -> (BTreeMap<&'static str, Score>, (usize, usize)) 
             }
         }
     }
-    let right = proposed_pairs.intersection(&true_pairs).count();
-    scores.insert(
-        "duplicates",
-        Score {
-            proposed: proposed_pairs.len(),
-            right,
-            labelled: true_pairs.len(),
-            found: right,
-        },
-    );
+    scores.insert("duplicates", score(&proposed_pairs, &true_pairs));
     // Details a merge must keep: of each labelled group a merge took in, those its members said.
     let mut details = (0, 0);
     for group in labels["duplicates"].as_array().expect("duplicates") {
@@ -210,15 +212,9 @@ fn score_store(store: &Path) -> (BTreeMap<&'static str, Score>, (usize, usize)) 
             )
         })
         .collect();
-    let right = contradictions.intersection(&true_contradictions).count();
     scores.insert(
         "contradictions",
-        Score {
-            proposed: contradictions.len(),
-            right,
-            labelled: true_contradictions.len(),
-            found: right,
-        },
+        score(&contradictions, &true_contradictions),
     );
     let true_expired: BTreeSet<String> = labels["expired"]
         .as_array()
@@ -226,16 +222,7 @@ fn score_store(store: &Path) -> (BTreeMap<&'static str, Score>, (usize, usize)) 
         .iter()
         .map(|e| e["name"].as_str().expect("name").to_string())
         .collect();
-    let right = expired.intersection(&true_expired).count();
-    scores.insert(
-        "expired",
-        Score {
-            proposed: expired.len(),
-            right,
-            labelled: true_expired.len(),
-            found: right,
-        },
-    );
+    scores.insert("expired", score(&expired, &true_expired));
     let relative: BTreeMap<String, String> = labels["relative_dates"]
         .as_array()
         .expect("relative dates")
