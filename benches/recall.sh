@@ -15,21 +15,7 @@ for n in "${@:-1000 10000}"; do
   for n in $n; do
     dir=$work/store-$n
     mkdir -p "$dir"
-    python3 - "$dev/memory" "$dir" "$n" <<'PY'
-import os, re, sys
-src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-names = sorted(f[:-3] for f in os.listdir(src) if f.endswith(".md") and f != "MEMORY.md")
-index = []
-for i in range(n):
-    base = names[i % len(names)]
-    name = base if i < len(names) else f"{base}-{i // len(names)}"
-    text = open(os.path.join(src, base + ".md"), encoding="utf-8").read()
-    text = re.sub(r"^name: .*$", f"name: {name}", text, count=1, flags=re.M)
-    open(os.path.join(dst, name + ".md"), "w", encoding="utf-8").write(text)
-    desc = re.search(r"^description: (.*)$", text, re.M).group(1)
-    index.append(f"- [{name}]({name}.md) \u2014 {desc}\n")
-open(os.path.join(dst, "MEMORY.md"), "w", encoding="utf-8").write("".join(index))
-PY
+    python3 "$here/recall_store.py" "$dir" "$n"
     cp -r "$dev/team" "$dir/team"
     git -C "$dir" init -q && git -C "$dir" add -A && git -C "$dir" commit -q -m seed
     "$memdir" --memory-dir "$dir" snapshot -q

@@ -23,9 +23,10 @@
 #   4. session B: the scripted assistant saves a memory itself (Write of the topic file, Read and
 #      Edit of MEMORY.md); PostToolUse → `memdir snapshot --hook` must adopt it as an `adopt(...)`
 #      commit, and B's extraction must be skipped ("the agent wrote memory itself"): no duplicate;
-#   4b. sessions R, R2: recall. A prompt about committing gets A's `make lint` memory from the
-#      UserPromptSubmit hook (`memdir recall --hook`) in the model request; resumed with a second
-#      such prompt, the request carries that memory once, not twice;
+#   4b. sessions R, R2: recall in tiers. A prompt about committing a hotfix gets A's `make lint`
+#      memory with its body and a hotfix memory as one line from the UserPromptSubmit hook
+#      (`memdir recall --hook`) in the model request; resumed with a prompt that needs the hotfix
+#      memory, the request carries its body too, and each body and line once, not twice;
 #   4c. sessions T, T2: with a team/ folder in the memory dir, SessionStart (`recall --hook`)
 #      adds its index, and names a memory `verify` found stale: the request carries each once,
 #      and once after --resume;
@@ -467,9 +468,10 @@ check "session B (control): run against an empty memory dir, the extractor saves
 repo_sound "session B"
 cursor_at_end "session B" "$sid_b" "$transcript_b"
 
-# 4b. Sessions R and R2: recall. A prompt about committing gets session A's `make lint` memory
-# as additional context from the UserPromptSubmit hook; resumed with a second such prompt, the
-# session's requests carry that memory's body once, not twice.
+# 4b. Sessions R and R2: recall in tiers. A prompt about committing a hotfix gets session A's
+# `make lint` memory with its body and a memory about hotfix branches as one line from the
+# UserPromptSubmit hook; resumed with a prompt that clearly needs the hotfix memory, the request
+# carries its body too, and every body and line once, not twice.
 # last_request NAME: the last model request (with tools) of session NAME, as JSON (null if none).
 last_request() {
   python3 - "$scratch/requests-$1.jsonl" <<'PY'
@@ -501,21 +503,33 @@ print(next(l for l in text.splitlines() if l.strip()).strip())
 PY
 )
   info "sessions R, R2: the body line looked for: $needle"
-  prompt_r='What must I always run before committing, so CI does not break again?'
-  info "sessions R, R2: memdir recall $prompt_r → $(md recall "$prompt_r" | head -3 | tr '\n' ' ')"
+  hotfix_body='A hotfix branch starts at the last release tag. CI runs the whole suite, slow tests included, before a hotfix merges.'
+  check "md save ci-hotfixes (a memory for the line tier)" \
+    md save -q --type project --name ci-hotfixes --description 'Hotfix branches are cut from the release tag; CI runs the full suite on them' --body "$hotfix_body"
+  hotfix_line='- ci-hotfixes (project, personal, saved '
+  prompt_r='And what should I always run before committing a hotfix, so CI stays green?'
+  info "sessions R, R2: memdir recall $prompt_r → $(md recall -v "$prompt_r" | grep -E '^  (body|line) ' | tr -s ' ' | paste -sd '|')"
   echo '[{"text": "Run make lint first."}]' >"$scratch/script-r.json"
   session R "$scratch/script-r.json" "$prompt_r"
   sid_r=$sid
   check "session R: the request carries the make lint memory's body once (added by recall --hook)" \
     test "$(body_count R "$needle")" == 1
-  check "session R: .git/memdir/recall/$sid_r records $lint" grep -qxF "$lint" "$mem/.git/memdir/recall/$sid_r"
-  prompt_r2='And what should I always run before committing a hotfix, so CI stays green?'
-  # Without the session's record the hook would add the memory again for this prompt.
-  check "session R2: its prompt alone clears the bar for $lint (memdir recall PROMPT)" \
-    grep -qF "## $lint (" <(md recall "$prompt_r2")
+  check "session R: the request carries ci-hotfixes as one line, once, and not its body" \
+    test "$(body_count R "$hotfix_line")/$(body_count R "$hotfix_body")" == 1/0
+  check "session R: .git/memdir/recall/$sid_r records $lint (a body) and line:ci-hotfixes" \
+    test "$(grep -cxF -e "$lint" -e 'line:ci-hotfixes' "$mem/.git/memdir/recall/$sid_r")" == 2
+  prompt_r2='Which tag is a hotfix branch cut from, and what must I always run before committing on it?'
+  # Without the session's record the hook would add both memories for this prompt again.
+  alone=$(md recall "$prompt_r2")
+  check "session R2: its prompt alone adds ci-hotfixes's body and $lint (memdir recall PROMPT)" \
+    python3 -c 'import sys; t = sys.argv[1]; assert "## ci-hotfixes (" in t and ("## " + sys.argv[2] + " (" in t or "- " + sys.argv[2] + " (" in t), t' "$alone" "$lint"
   session R2 "$scratch/script-r.json" "$prompt_r2" --resume "$sid_r"
-  check "session R2: resumed, the request still carries that body once (not added twice)" \
-    test "$(body_count R2 "$needle")" == 1
+  check "session R2: resumed, the request carries the make lint body once (not added twice, nor as a line)" \
+    test "$(body_count R2 "$needle")/$(body_count R2 "- $lint (")" == 1/0
+  check "session R2: the request carries ci-hotfixes's line once (from R) and now its body once" \
+    test "$(body_count R2 "$hotfix_line")/$(body_count R2 "$hotfix_body")" == 1/1
+  check "session R2: .git/memdir/recall/$sid_r records ci-hotfixes's body after its line" \
+    test "$(grep -xF -e 'line:ci-hotfixes' -e ci-hotfixes "$mem/.git/memdir/recall/$sid_r" | paste -sd ' ')" == 'line:ci-hotfixes ci-hotfixes'
   drain "session R2"
   repo_sound "sessions R, R2"
 fi

@@ -40,6 +40,8 @@ struct LayerValues {
     recall_prompt: Option<bool>,
     /// `memdir.recall` or `memdir.recall.sessionStart`: whether SessionStart adds the team index.
     recall_session_start: Option<bool>,
+    /// `memdir.recall.{memories,bodies,sensitivity}`: what the prompt hook may add.
+    recall_limits: RecallLimits,
     /// `enabledPlugins` sets the memdir plugin (`memdir@<marketplace>`) on (`Some(true)`) or off.
     memdir_plugin: Option<bool>,
     /// `memdir.consolidate`: `Some(None)` says off, `Some(Some(every))` on.
@@ -48,6 +50,23 @@ struct LayerValues {
     /// it is read as project settings (DESIGN §10).
     tracked_by_git: bool,
 }
+
+/// What the prompt hook may add (DESIGN §12), as settings give it (`memdir.recall`): each key
+/// from the first layer that sets it; `None` for the default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RecallLimits {
+    /// `memories`: at most this many memories a prompt (0 to [`MAX_RECALL_MEMORIES`]),
+    pub memories: Option<usize>,
+    /// `bodies`: at most this many of them with their body (0 to [`MAX_RECALL_BODIES`]),
+    pub bodies: Option<usize>,
+    /// `sensitivity`: how readily a memory clears the bar, 0 (quiet) to 1 (eager).
+    pub sensitivity: Option<f32>,
+}
+
+/// The most memories settings may let recall add to one prompt,
+pub const MAX_RECALL_MEMORIES: usize = 20;
+/// and with their body.
+pub const MAX_RECALL_BODIES: usize = 10;
 
 /// When the background consolidation runs (`memdir.consolidate`, DESIGN §7): at a session's
 /// end, once this many sessions ended and this many hours passed since the last one.
@@ -163,6 +182,16 @@ impl Settings {
             .unwrap_or(true)
     }
 
+    /// What the prompt hook may add: `memdir.recall.memories`, `.bodies` and `.sensitivity`,
+    /// each from the first layer that sets it.
+    pub fn recall_limits(&self) -> RecallLimits {
+        RecallLimits {
+            memories: self.layers.iter().find_map(|l| l.recall_limits.memories),
+            bodies: self.layers.iter().find_map(|l| l.recall_limits.bodies),
+            sensitivity: self.layers.iter().find_map(|l| l.recall_limits.sensitivity),
+        }
+    }
+
     /// When the background consolidation runs, from the first layer that sets
     /// `memdir.consolidate`; `None` (off) when none does.
     pub fn consolidate(&self) -> Option<ConsolidateEvery> {
@@ -259,29 +288,58 @@ fn read_layer(
             }
         },
     };
-    let (recall_prompt, recall_session_start) =
-        match json.get("memdir").and_then(|m| m.get("recall")) {
-            None | Some(serde_json::Value::Null) => (None, None),
-            Some(serde_json::Value::Bool(b)) => (Some(*b), Some(*b)),
-            Some(serde_json::Value::Object(parts)) => {
-                let mut part = |key: &str| match parts.get(key) {
-                    None | Some(serde_json::Value::Null) => None,
-                    Some(serde_json::Value::Bool(b)) => Some(*b),
-                    Some(_) => {
-                        wrong_type(&format!("memdir.recall.{key}"), "true or false");
+    let mut recall_limits = RecallLimits::default();
+    let (recall_prompt, recall_session_start) = match json
+        .get("memdir")
+        .and_then(|m| m.get("recall"))
+    {
+        None | Some(serde_json::Value::Null) => (None, None),
+        Some(serde_json::Value::Bool(b)) => (Some(*b), Some(*b)),
+        Some(serde_json::Value::Object(parts)) => {
+            let mut part = |key: &str| match parts.get(key) {
+                None | Some(serde_json::Value::Null) => None,
+                Some(serde_json::Value::Bool(b)) => Some(*b),
+                Some(_) => {
+                    wrong_type(&format!("memdir.recall.{key}"), "true or false");
+                    None
+                }
+            };
+            let switches = (part("prompt"), part("sessionStart"));
+            let mut count = |key: &str, most: usize| match parts.get(key) {
+                None | Some(serde_json::Value::Null) => None,
+                Some(value) => match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+                    Some(n) if n <= most => Some(n),
+                    _ => {
+                        wrong_type(
+                            &format!("memdir.recall.{key}"),
+                            &format!("a whole number from 0 to {most}"),
+                        );
                         None
                     }
-                };
-                (part("prompt"), part("sessionStart"))
-            }
-            Some(_) => {
-                wrong_type(
-                    "memdir.recall",
-                    "true, false or {\"prompt\": …, \"sessionStart\": …}",
-                );
-                (None, None)
-            }
-        };
+                },
+            };
+            recall_limits.memories = count("memories", MAX_RECALL_MEMORIES);
+            recall_limits.bodies = count("bodies", MAX_RECALL_BODIES);
+            recall_limits.sensitivity = match parts.get("sensitivity") {
+                None | Some(serde_json::Value::Null) => None,
+                Some(value) => match value.as_f64() {
+                    Some(x) if (0.0..=1.0).contains(&x) => Some(x as f32),
+                    _ => {
+                        wrong_type("memdir.recall.sensitivity", "a number from 0 to 1");
+                        None
+                    }
+                },
+            };
+            switches
+        }
+        Some(_) => {
+            wrong_type(
+                "memdir.recall",
+                "true, false or {\"prompt\": …, \"sessionStart\": …, \"memories\": …, \"bodies\": …, \"sensitivity\": …}",
+            );
+            (None, None)
+        }
+    };
     let consolidate = match json.get("memdir").and_then(|m| m.get("consolidate")) {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::Bool(on)) => Some(on.then(ConsolidateEvery::default)),
@@ -339,6 +397,7 @@ fn read_layer(
         extract_every,
         recall_prompt,
         recall_session_start,
+        recall_limits,
         memdir_plugin,
         consolidate,
         tracked_by_git,

@@ -141,7 +141,8 @@ impl Cli {
             Command::Proposals(a) => a.json,
             Command::Consolidate(a) => a.json,
             Command::Search(a) => a.json,
-            Command::Recall(_) | Command::Mcp(_) => false,
+            Command::Recall(a) => a.json,
+            Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Init(_)
@@ -295,6 +296,8 @@ pub struct Resolved {
     pub recall_prompt: bool,
     /// Whether the SessionStart hook adds the team index (`memdir.recall`).
     pub recall_session_start: bool,
+    /// What the prompt hook may add (`memdir.recall`).
+    pub recall_limits: crate::settings::RecallLimits,
     /// When the background consolidation runs (`memdir.consolidate`); `None`: it does not.
     pub consolidate: Option<crate::settings::ConsolidateEvery>,
 }
@@ -338,6 +341,7 @@ impl Ctx {
             extract_every: settings.extract_every(),
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
+            recall_limits: settings.recall_limits(),
             consolidate: settings.consolidate(),
             location,
         })

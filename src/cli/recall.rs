@@ -1,24 +1,28 @@
 //! `memdir recall`: what the hooks add to a session (DESIGN §12): at SessionStart, the team
 //! memory index; at UserPromptSubmit, the memories, personal and team, that clear the bar for
-//! the prompt and were not added earlier in the session.
+//! the prompt and were not added earlier in the session the same way, in two tiers (a body, a
+//! line); and, asked by a person, why each candidate was or was not added.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::Error;
 use crate::cli::{Ctx, HookPayload, Output, hook_mode};
-use crate::memory::age::format_age;
+use crate::memory::age::{format_age, format_time};
 use crate::memory::catalog::read_index_lossy;
 use crate::memory::index::Index;
 use crate::memory::load::{invisible_entries, shorten_str};
+use crate::recall::bar::{DEFAULT_SENSITIVITY, MAX_WEIGHED};
 use crate::recall::inject::{
-    Held, TEAM_INDEX_LABEL, claude_code_loads, for_prompt, forget, hold, record_path, team_index,
+    Held, Limits, Outcome, Recalled, TEAM_INDEX_LABEL, claude_code_loads, for_prompt, forget, hold,
+    label, record_path, team_index,
 };
 use crate::recall::{Corpus, Scope};
 use crate::review::verify::{Status, read_cache};
 
-/// Show what recall adds to a prompt: the few memories that speak to it, within 3 memories and
-/// 4 KB.
+/// Show what recall adds to a prompt: the memories it clearly needs with their body (at most 3),
+/// those that plausibly help as one line each, at most 5 memories and 4 KB in all; with -v or
+/// --json, every memory that matched, with its score and how it was added or why it was not.
 #[derive(Debug, clap::Args)]
 pub struct RecallArgs {
     /// The prompt (several words are one prompt).
@@ -29,11 +33,27 @@ pub struct RecallArgs {
     )]
     pub prompt: Vec<String>,
     /// Read a hook payload on stdin and answer with additional context: for UserPromptSubmit
-    /// (cwd, session_id, prompt), the memories for the prompt, each at most once per session,
-    /// nothing when none clears the bar; for SessionStart (cwd, session_id, source), the team
-    /// memory index, once per session (again after /clear or a compaction).
+    /// (cwd, session_id, prompt), the memories for the prompt, each at most once per session as
+    /// a body and once as a line, nothing when none clears the bar; for SessionStart (cwd,
+    /// session_id, source), the team memory index, once per session (again after /clear or a
+    /// compaction).
     #[arg(long)]
     pub hook: bool,
+    /// Print JSON: {text (what the hook would add, or null), limits {memories, bodies, bytes,
+    /// sensitivity, bar {body, line}}, candidates: every memory that matched, best first, as
+    /// {name, type, description, title, file, path, scope, saved, score, fit, share_of_top,
+    /// phrase, confidence, tier (body, line, or null when left out), reason (why it was left
+    /// out, or went in as a line though it cleared the bar for a body)}}.
+    #[arg(long, conflicts_with = "hook")]
+    pub json: bool,
+}
+
+/// What a recall is for: the hook's answer, or a person's look at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    Hook,
+    Text,
+    Json,
 }
 
 pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -52,7 +72,7 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
                     let session = payload.session_id.as_deref();
                     (
                         "UserPromptSubmit",
-                        recall(ctx, prompt, session, true, output)?,
+                        recall(ctx, prompt, session, Asked::Hook, output)?,
                     )
                 }
             };
@@ -75,10 +95,9 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
             output.json(&answer)
         });
     }
-    match recall(ctx, &args.prompt.join(" "), None, false, output)? {
-        Some(text) => output.data(&text),
-        None => output.info("no memory clears the bar for this prompt"),
-    }
+    let asked = if args.json { Asked::Json } else { Asked::Text };
+    recall(ctx, &args.prompt.join(" "), None, asked, output)?;
+    Ok(())
 }
 
 /// The record of what recall added to `session`, when the memory dir has a repository
@@ -249,20 +268,22 @@ fn stale_notes(
 }
 
 /// The text recall adds to `prompt`, recorded for `session` (when given) so that it is added
-/// once; for the `hook`, nothing when settings turn it off.
+/// once each way; for the hook, nothing when settings turn it off. Asked by a person, it is
+/// printed instead (with every candidate under -v, or as JSON), and `None` returned.
 fn recall(
     ctx: &Ctx,
     prompt: &str,
     session: Option<&str>,
-    hook: bool,
+    asked: Asked,
     output: &mut Output<'_>,
 ) -> Result<Option<String>, Error> {
     let resolved = ctx.resolve(output)?;
     resolved.check_enabled()?;
-    if hook && !resolved.recall_prompt {
+    if asked == Asked::Hook && !resolved.recall_prompt {
         // The hook is turned off in settings (`memdir.recall`); asked directly, it answers.
         return Ok(None);
     }
+    let limits = Limits::from(&resolved.recall_limits);
     let dir = resolved.dir();
     let team = crate::paths::team_dir(dir);
     let sources: [(Scope, &Path); 2] = [(Scope::Personal, dir), (Scope::Team, &team)];
@@ -273,20 +294,110 @@ fn recall(
         session,
     );
     let (mut held, already) = held(record.as_deref());
-    // History is read only when a memory is added (most prompts add none); a history that
-    // cannot be read costs the ages, not the memories.
+    // History is read only when a memory is added or a person asks (most prompts add none); a
+    // history that cannot be read costs the ages, not the memories.
     let saved = std::cell::OnceCell::new();
-    let now = chrono::Utc::now().timestamp();
-    let age = |scope: Scope, name: &str| {
+    let saved = |scope: Scope, name: &str| {
         saved
             .get_or_init(|| crate::recall::saved_times(&sources).unwrap_or_default())
             .get(&scope)
             .and_then(|s| s.get(name))
-            .map(|(t, _)| format_age(*t, now))
+            .copied()
     };
-    let Some(added) = for_prompt(&corpus, prompt, &already, age) else {
-        return Ok(None);
-    };
-    note_added(held.as_mut(), &added.labels, output)?;
-    Ok(Some(added.text))
+    let now = chrono::Utc::now().timestamp();
+    let age = |scope: Scope, name: &str| saved(scope, name).map(|(t, _)| format_age(t, now));
+    let recalled = for_prompt(&corpus, prompt, &already, &limits, age);
+    match asked {
+        Asked::Hook => {
+            if !recalled.record.is_empty() {
+                note_added(held.as_mut(), &recalled.record, output)?;
+            }
+            Ok(recalled.text)
+        }
+        Asked::Json => {
+            let candidates = recalled
+                .candidates
+                .iter()
+                .map(|c| {
+                    let f = &c.found;
+                    let mut value = f.memory.to_json();
+                    value["path"] = f.memory.path.display().to_string().into();
+                    value["scope"] = f.scope.as_str().into();
+                    value["saved"] = saved(f.scope, &f.memory.name).map(format_time).into();
+                    value["score"] = f64::from(f.score).into();
+                    value["fit"] = f64::from(f.fit).into();
+                    value["share_of_top"] = f64::from(f.grade.share_of_top).into();
+                    value["phrase"] = f.grade.phrase.into();
+                    value["confidence"] = f64::from(f.grade.confidence).into();
+                    value["tier"] = match c.outcome {
+                        Outcome::Added(tier) => Some(tier.as_str()),
+                        Outcome::Left(_) => None,
+                    }
+                    .into();
+                    value["reason"] = c.reason(&limits).into();
+                    value
+                })
+                .collect::<Vec<_>>();
+            output.json(&serde_json::json!({
+                "text": recalled.text,
+                "limits": {
+                    "memories": limits.memories,
+                    "bodies": limits.bodies,
+                    "bytes": limits.bytes,
+                    "sensitivity": resolved.recall_limits.sensitivity.unwrap_or(DEFAULT_SENSITIVITY),
+                    "bar": {"body": limits.bar.body, "line": limits.bar.line},
+                },
+                "candidates": candidates,
+            }))?;
+            Ok(None)
+        }
+        Asked::Text => {
+            match &recalled.text {
+                Some(text) => output.data(text)?,
+                None => output.info("no memory clears the bar for this prompt")?,
+            }
+            explain(&recalled, &limits, output)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Under -v, every candidate: how it was added, or why it was not.
+fn explain(recalled: &Recalled<'_>, limits: &Limits, output: &mut Output<'_>) -> Result<(), Error> {
+    if !output.verbose || recalled.candidates.is_empty() {
+        return Ok(());
+    }
+    output.detail(&format!(
+        "\ncandidates, best first (confidence: the score as a share of the most this prompt \
+         allows; bar: body {:.2}, line {:.2}; at most {} memories, {} with their body):",
+        limits.bar.body, limits.bar.line, limits.memories, limits.bodies
+    ))?;
+    let (weighed, rest) = recalled
+        .candidates
+        .split_at(recalled.candidates.len().min(MAX_WEIGHED));
+    for c in weighed {
+        let tier = match c.outcome {
+            Outcome::Added(tier) => tier.as_str(),
+            Outcome::Left(_) => "-",
+        };
+        let f = &c.found;
+        let reason = c
+            .reason(limits)
+            .map(|r| format!("  {r}"))
+            .unwrap_or_default();
+        output.detail(&format!(
+            "  {tier:<4}  {:<30} score {:>6.2}  confidence {:.2}{reason}",
+            label(f.scope, &f.memory.name),
+            f.score,
+            f.grade.confidence
+        ))?;
+    }
+    if !rest.is_empty() {
+        output.detail(&format!(
+            "  … and {} more that matched less, not among the {MAX_WEIGHED} best (--json lists \
+             them all)",
+            rest.len()
+        ))?;
+    }
+    Ok(())
 }

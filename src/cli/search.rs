@@ -7,6 +7,7 @@ use crate::Error;
 use crate::cli::{Ctx, Output};
 use crate::memory::age::{format_age, format_time};
 use crate::memory::taxonomy::MemoryType;
+use crate::recall::inject::Limits;
 use crate::recall::{Corpus, Found, Scope};
 
 /// Search memories by what they say: name, title, description and body, in English or Chinese.
@@ -29,7 +30,9 @@ pub struct SearchArgs {
     #[arg(long)]
     pub history: bool,
     /// Print JSON: an array of {name, type, description, title, file, scope, state (current,
-    /// older or deleted), commit (for a version from history), score, coverage, relevant, saved}.
+    /// older or deleted), commit (for a version from history), score, coverage, fit (the score's
+    /// share of the most the query allows), confidence, tier (body or line: what the prompt hook
+    /// could add it as; null for neither), relevant (it has a tier), saved}.
     #[arg(long)]
     pub json: bool,
 }
@@ -53,7 +56,8 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
         output.warn(&problem.to_string())?;
     }
     let query = args.query.join(" ");
-    let found = corpus.search(&query, args.limit);
+    let bar = Limits::from(&resolved.recall_limits).bar;
+    let found = corpus.search(&query, args.limit, &bar);
     let saved = crate::recall::saved_times(&sources)?;
     // A version from history was saved by the commit that holds it; one that is current, by
     // the last commit that saved its name.
@@ -75,7 +79,10 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
                     value["commit"] = f.past.map(|p| p.commit.to_string()).into();
                     value["score"] = f64::from(f.score).into();
                     value["coverage"] = f64::from(f.coverage).into();
-                    value["relevant"] = f.relevant.into();
+                    value["fit"] = f64::from(f.fit).into();
+                    value["confidence"] = f64::from(f.grade.confidence).into();
+                    value["tier"] = f.grade.tier.ok().map(|t| t.as_str()).into();
+                    value["relevant"] = f.grade.tier.is_ok().into();
                     value["saved"] = saved(f).map(format_time).into();
                     value
                 })

@@ -22,7 +22,7 @@ use crate::memory::catalog::{
 use crate::memory::store::StoreError;
 use crate::memory::taxonomy::MemoryType;
 
-const MAGIC: &[u8] = b"memdir recall cache 1\n";
+const MAGIC: &[u8] = b"memdir recall cache 2\n";
 
 /// The most the cache is read (a planted file of gigabytes is not).
 const MAX_BYTES: u64 = 256 << 20;

@@ -1,25 +1,71 @@
 //! What recall adds to a session (DESIGN §12): at its start, the team memory index; at each
 //! prompt, the few memories that clear the bar for it and were not already added in this
-//! session, within a budget, as text the agent reads before the prompt; and the per-session
-//! record of what was added (`.git/memdir/recall/<session>`, one memory per line), so that each
-//! is added once (until the session's context is cleared or compacted).
+//! session, in two tiers (a body for what the prompt clearly needs, one line for what plausibly
+//! helps, [`super::bar`]), within limits, as text the agent reads before the prompt, with why
+//! each other candidate was left out; and the per-session record of what was added
+//! (`.git/memdir/recall/<session>`, one memory per line: `name` or `team:name` for a body,
+//! `line:name` for a line), so that each is added once each way (until the session's context is
+//! cleared or compacted): a memory shown as a line can come with its body later.
 
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Corpus, Scope};
+use super::bar::{Bar, Short, Tier};
+use super::{Corpus, Found, Scope};
 use crate::memory::catalog::read_index_lossy;
-use crate::memory::load::load_index_for_context;
+use crate::memory::load::{load_index_for_context, shorten_str};
 use crate::memory::store::{INDEX_FILE, StoreError};
 
-/// At most this many memories are added for one prompt,
-pub const MAX_MEMORIES: usize = 3;
+/// What recall may add to one prompt (settings: `memdir.recall`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// At most this many memories in all,
+    pub memories: usize,
+    /// of which at most this many with their body,
+    pub bodies: usize,
+    /// in at most this many bytes of text;
+    pub bytes: usize,
+    /// each clearing this bar.
+    pub bar: Bar,
+}
+
+/// At most this many memories are added for one prompt by default,
+pub const MAX_MEMORIES: usize = 5;
+/// at most this many of them with their body,
+pub const MAX_BODIES: usize = 3;
 /// and at most this many bytes of text in all.
 pub const MAX_BYTES: usize = 4096;
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            memories: MAX_MEMORIES,
+            bodies: MAX_BODIES,
+            bytes: MAX_BYTES,
+            bar: Bar::default(),
+        }
+    }
+}
+
+impl From<&crate::settings::RecallLimits> for Limits {
+    /// The limits settings set, the defaults for the rest.
+    fn from(set: &crate::settings::RecallLimits) -> Limits {
+        let default = Limits::default();
+        Limits {
+            memories: set.memories.unwrap_or(default.memories),
+            bodies: set.bodies.unwrap_or(default.bodies),
+            bytes: default.bytes,
+            bar: set.sensitivity.map_or(default.bar, Bar::new),
+        }
+    }
+}
+
 /// A session's record is read up to this size (it holds a few dozen short lines).
 const MAX_RECORD_BYTES: u64 = 64 * 1024;
+/// A line names a memory's description in at most this many characters.
+const MAX_LINE_DESCRIPTION: usize = 200;
 
 /// A memory as recall names it: `name`, or `team:name`.
 pub fn label(scope: Scope, name: &str) -> String {
@@ -29,59 +75,204 @@ pub fn label(scope: Scope, name: &str) -> String {
     }
 }
 
-/// The text added for one prompt and the memories it holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Added {
-    pub labels: Vec<String>,
-    pub text: String,
+/// What a session's record holds for a memory added in `tier`.
+fn record_label(label: &str, tier: Tier) -> String {
+    match tier {
+        Tier::Body => label.to_string(),
+        Tier::Line => format!("line:{label}"),
+    }
 }
 
+/// Why a candidate was not added.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Left {
+    /// It clears no tier.
+    Short(Short),
+    /// The session has it already, this way (a body, or a line and it clears only a line).
+    InSession(Tier),
+    /// The prompt has as many memories as it may.
+    Full,
+    /// It would take the text over the byte budget.
+    OverBudget,
+}
+
+/// What became of one candidate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Outcome {
+    Added(Tier),
+    Left(Left),
+}
+
+/// A memory that matched the prompt, and what became of it.
+#[derive(Debug, Clone)]
+pub struct Candidate<'a> {
+    pub found: Found<'a>,
+    pub outcome: Outcome,
+    /// It cleared the bar for a body and went in as a line: the bodies were full (`true`), or
+    /// its body would have gone over the budget (`false`).
+    pub body_declined: Option<bool>,
+}
+
+impl Candidate<'_> {
+    /// Why it was left out, or went in as a line though it cleared the bar for a body, in a few
+    /// words; `None` otherwise.
+    pub fn reason(&self, limits: &Limits) -> Option<String> {
+        let left = match self.outcome {
+            Outcome::Left(left) => left,
+            Outcome::Added(_) => {
+                return self.body_declined.map(|full| {
+                    if full {
+                        format!(
+                            "cleared the bar for a body; {} bodies were added",
+                            limits.bodies
+                        )
+                    } else {
+                        format!(
+                            "cleared the bar for a body; its body would pass {} bytes",
+                            limits.bytes
+                        )
+                    }
+                });
+            }
+        };
+        Some(match left {
+            Left::Short(short) => limits.bar.explain(short, &self.found.grade),
+            Left::InSession(Tier::Body) => "added to this session already, with its body".into(),
+            Left::InSession(Tier::Line) => "added to this session already, as a line".into(),
+            Left::Full => format!("{} memories were added", limits.memories),
+            Left::OverBudget => format!("it would take the text over {} bytes", limits.bytes),
+        })
+    }
+}
+
+/// What recall adds to one prompt: every memory that matched it, best first, with its outcome;
+/// the text added (`None` when nothing is); and the lines for the session's record.
+#[derive(Debug, Clone)]
+pub struct Recalled<'a> {
+    pub candidates: Vec<Candidate<'a>>,
+    pub text: Option<String>,
+    pub record: Vec<String>,
+}
+
+const INTRODUCTION: &str = "memdir recalled these memories for this prompt: notes saved in earlier \
+     sessions, which may be out of date; check one before relying on it.\n";
+const LINES_INTRODUCTION: &str =
+    "\nMaybe relevant too, one line each (read the file when it bears on the task):\n";
+
 /// The memories of `corpus` to add for `prompt`, best first: those that clear the bar and are
-/// not in `already`, at most [`MAX_MEMORIES`] and [`MAX_BYTES`] (a memory that would go over
-/// is left out, and a smaller one after it may still fit). `age` says when a memory was saved
-/// ("47 days ago"). `None` when nothing clears the bar.
-pub fn for_prompt(
-    corpus: &Corpus,
+/// not in `already` the same way, within `limits` (a memory whose body would go over the byte
+/// budget or the bodies' limit goes in as a line; one that would go over as a line is left out,
+/// and a smaller one after it may still fit). `age` says when a memory was saved ("47 days ago").
+pub fn for_prompt<'a>(
+    corpus: &'a Corpus,
     prompt: &str,
     already: &HashSet<String>,
+    limits: &Limits,
     age: impl Fn(Scope, &str) -> Option<String>,
-) -> Option<Added> {
-    let mut text = String::from(
-        "memdir recalled these memories for this prompt: notes saved in earlier sessions, which \
-         may be out of date; check one before relying on it.\n",
-    );
-    let mut labels = Vec::new();
-    for found in corpus.search(prompt, corpus.len()) {
-        if labels.len() == MAX_MEMORIES {
-            break;
+) -> Recalled<'a> {
+    let mut bodies = String::new();
+    let mut lines = String::new();
+    let mut record = Vec::new();
+    let (mut n_bodies, mut n_lines) = (0, 0);
+    let size = |bodies: &str, lines: &str| {
+        INTRODUCTION.len()
+            + bodies.len()
+            + if lines.is_empty() {
+                0
+            } else {
+                LINES_INTRODUCTION.len() + lines.len()
+            }
+    };
+    let candidates = corpus
+        .search(prompt, corpus.len(), &limits.bar)
+        .into_iter()
+        .map(|found| {
+            let label = label(found.scope, &found.memory.name);
+            let mut body_declined = None;
+            let outcome = match found.grade.tier {
+                _ if already.contains(&label) => Outcome::Left(Left::InSession(Tier::Body)),
+                Err(short) => Outcome::Left(Left::Short(short)),
+                Ok(_) if n_bodies + n_lines >= limits.memories => Outcome::Left(Left::Full),
+                Ok(tier) => {
+                    let memory = found.memory;
+                    let kind = memory
+                        .memory_type
+                        .map_or("untyped", crate::memory::taxonomy::MemoryType::as_str);
+                    let saved = age(found.scope, &memory.name)
+                        .map(|age| format!(", saved {age}"))
+                        .unwrap_or_default();
+                    let about = format!("{kind}, {}{saved}", found.scope.as_str());
+                    let mut added = None;
+                    if tier == Tier::Body {
+                        let section =
+                            format!("\n## {} ({about})\n{}\n", memory.name, memory.body.trim());
+                        if n_bodies >= limits.bodies {
+                            body_declined = Some(true);
+                        } else if size(&bodies, &lines) + section.len() > limits.bytes {
+                            body_declined = Some(false);
+                        } else {
+                            bodies.push_str(&section);
+                            n_bodies += 1;
+                            added = Some(Tier::Body);
+                        }
+                    }
+                    match added {
+                        Some(tier) => Outcome::Added(tier),
+                        None if already.contains(&record_label(&label, Tier::Line)) => {
+                            Outcome::Left(Left::InSession(Tier::Line))
+                        }
+                        None => {
+                            let description = memory
+                                .description
+                                .as_deref()
+                                .or(memory.title.as_deref())
+                                .unwrap_or("(no description)")
+                                .split_whitespace()
+                                .collect::<Vec<_>>()
+                                .join(" ");
+                            let line = format!(
+                                "- {} ({about}): {} — {}\n",
+                                memory.name,
+                                shorten_str(&description, MAX_LINE_DESCRIPTION),
+                                memory.path.display()
+                            );
+                            let mut with = lines.clone();
+                            with.push_str(&line);
+                            if size(&bodies, &with) > limits.bytes {
+                                Outcome::Left(Left::OverBudget)
+                            } else {
+                                lines = with;
+                                n_lines += 1;
+                                Outcome::Added(Tier::Line)
+                            }
+                        }
+                    }
+                }
+            };
+            if let Outcome::Added(tier) = outcome {
+                record.push(record_label(&label, tier));
+            }
+            Candidate {
+                found,
+                outcome,
+                body_declined: body_declined.filter(|_| outcome == Outcome::Added(Tier::Line)),
+            }
+        })
+        .collect();
+    let text = (n_bodies + n_lines > 0).then(|| {
+        let mut text = String::from(INTRODUCTION);
+        text.push_str(&bodies);
+        if !lines.is_empty() {
+            text.push_str(LINES_INTRODUCTION);
+            text.push_str(&lines);
         }
-        if !found.relevant {
-            continue;
-        }
-        let memory = found.memory;
-        let label = label(found.scope, &memory.name);
-        if already.contains(&label) {
-            continue;
-        }
-        let kind = memory
-            .memory_type
-            .map_or("untyped", crate::memory::taxonomy::MemoryType::as_str);
-        let saved = age(found.scope, &memory.name)
-            .map(|age| format!(", saved {age}"))
-            .unwrap_or_default();
-        let section = format!(
-            "\n## {} ({kind}, {}{saved})\n{}\n",
-            memory.name,
-            found.scope.as_str(),
-            memory.body.trim()
-        );
-        if text.len() + section.len() > MAX_BYTES {
-            continue;
-        }
-        text.push_str(&section);
-        labels.push(label);
+        text
+    });
+    Recalled {
+        candidates,
+        text,
+        record,
     }
-    (!labels.is_empty()).then_some(Added { labels, text })
 }
 
 /// Where a session's record lives; `None` for a session id that is not a plain file name

@@ -2,8 +2,13 @@
 //! and in team memory (`<memory dir>/team/`), and in their history. `memdir search` shows the
 //! ranking to people; `memdir recall --hook` brings it to the agent.
 //!
-//! - [`tokens`]: the terms a text is matched by (English stems, Chinese character pairs);
-//! - [`rank`]: BM25 over a memory's weighted fields;
+//! - [`tokens`]: the terms a text is matched by (English stems, camel-case parts, Chinese
+//!   character pairs);
+//! - [`rank`]: BM25 over a memory's weighted fields, and each hit's fit (its score as a share of
+//!   the most the query allows);
+//! - `background`: how much a prompt's word that no memory has weighs (an everyday word little,
+//!   a rare one in full), a table learned by `examples/learn_word_weights.rs`;
+//! - [`bar`]: what a hit may be added to a prompt as: its body, one line, or nothing, and why;
 //! - [`cache`]: each memory's counted terms kept in `.git/memdir/recall-cache`, read again only for
 //!   the files that changed;
 //! - [`inject`]: what the hooks add (the team index at SessionStart, memories at each prompt),
@@ -11,6 +16,8 @@
 //!   kept result, put together by the command (`cli/recall.rs`), as capabilities do not import
 //!   each other.
 
+mod background;
+pub mod bar;
 pub mod cache;
 pub mod inject;
 pub mod rank;
@@ -23,7 +30,8 @@ use crate::memory::catalog::{FileProblem, Memory, past_versions};
 use crate::memory::store::StoreError;
 use crate::repo::RepoError;
 
-use rank::{Counted, Doc, Scored, Vocabulary};
+use bar::{Bar, Grade};
+use rank::{Counted, Doc, Phrases, Scored, Vocabulary};
 
 /// Whose memory a memory is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,15 +56,6 @@ const TITLE_WEIGHT: f32 = 3.0;
 const DESCRIPTION_WEIGHT: f32 = 3.0;
 const BODY_WEIGHT: f32 = 1.0;
 
-/// A hit is relevant enough to put in front of the agent unasked when it matches at least this
-/// share of the query's weight and its score reaches this many times the largest idf a term can
-/// have among `n` memories (that of a term in one memory: a score grows with it, so a store of
-/// three memories is held to the same bar, in proportion, as one of a thousand). Tuned on the
-/// development set (`fixtures/recall/dev/`) for at least 90 % of its prompts with nothing
-/// relevant getting nothing.
-const MIN_COVERAGE: f32 = 0.15;
-const MIN_SCORE_PER_MAX_IDF: f32 = 3.53;
-
 /// Where a memory found in history stands: the newest commit holding that version, its time,
 /// and whether the memory has since been deleted (else it is an older version).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,8 +74,10 @@ pub struct Found<'a> {
     pub past: Option<Past>,
     pub score: f32,
     pub coverage: f32,
-    /// Whether it clears the bar for being shown to the agent unasked.
-    pub relevant: bool,
+    /// Its score as a share of the most the query allows.
+    pub fit: f32,
+    /// How it stands against the bar for being added to a prompt unasked.
+    pub grade: Grade,
 }
 
 /// One memory searched: whose, and, for one from history, where it stands.
@@ -160,10 +161,8 @@ impl Corpus {
     }
 
     /// The `limit` best memories for `query`, best first: one per memory (its best-matching
-    /// version when history is searched too).
-    pub fn search(&self, query: &str, limit: usize) -> Vec<Found<'_>> {
-        let n = self.len() as f32;
-        let min_score = MIN_SCORE_PER_MAX_IDF * (1.0 + (n - 0.5) / 1.5).ln();
+    /// version when history is searched too), each graded against `bar`.
+    pub fn search(&self, query: &str, limit: usize, bar: &Bar) -> Vec<Found<'_>> {
         let docs: Vec<Doc<'_>> = self
             .entries
             .iter()
@@ -188,27 +187,44 @@ impl Corpus {
             )
             .collect();
         let mut shown = std::collections::HashSet::new();
-        rank::rank(query, &docs, &self.vocabulary)
-            .into_iter()
+        let phrases = Phrases::of(query);
+        let hits = rank::rank(query, &docs, &self.vocabulary);
+        let top = hits.first().map_or(0.0, |hit| hit.score);
+        hits.into_iter()
             .filter(|hit| {
                 let entry = &self.entries[hit.doc];
                 shown.insert((entry.scope, entry.memory.name.as_str()))
             })
             .take(limit)
+            .enumerate()
             .map(
-                |Scored {
-                     doc,
-                     score,
-                     coverage,
-                 }| {
+                |(
+                    place,
+                    Scored {
+                        doc,
+                        score,
+                        coverage,
+                        fit,
+                    },
+                )| {
                     let entry = &self.entries[doc];
+                    let m = &entry.memory;
+                    let grade = bar.grade(place, fit, score / top, || {
+                        phrases.found_in(&[
+                            &m.name,
+                            m.title.as_deref().unwrap_or(""),
+                            m.description.as_deref().unwrap_or(""),
+                            &m.body,
+                        ])
+                    });
                     Found {
-                        memory: &entry.memory,
+                        memory: m,
                         scope: entry.scope,
                         past: entry.past,
                         score,
                         coverage,
-                        relevant: coverage >= MIN_COVERAGE && score >= min_score,
+                        fit,
+                        grade,
                     }
                 },
             )

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::tokens::{Term, Tokenizer, each_term};
+use super::tokens::{Term, Tokenizer, each_term, is_cjk_term};
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -25,6 +25,14 @@ pub struct Scored {
     /// The share of the query's weight (its terms' idf) that the document matches, 0 to 1: how
     /// much of what was asked it speaks to.
     pub coverage: f32,
+    /// The score as a share of the most a document could score for this query (every term
+    /// found, each as often as BM25 counts at most), 0 to 1: unlike the score, it does not grow
+    /// with the number of documents or the length of the query, so one bar serves a store of
+    /// three memories and one of a thousand (DESIGN §12). A word no document has counts as one
+    /// that a single document has (the query asks about something the store does not know); a
+    /// pair of CJK characters no document has does not count, as most such pairs straddle two
+    /// words (`那边的` gives `边的`).
+    pub fit: f32,
 }
 
 /// A document to rank: texts still to be read, each with its weight, and terms counted before
@@ -165,27 +173,137 @@ const MAX_QUERY_BYTES: usize = 16 * 1024;
 /// And at most this many of its distinct terms count (each document keeps a count per term).
 const MAX_QUERY_TERMS: usize = 256;
 
-/// The documents of `docs` that match `query` at all, best first (ties in document order);
-/// `vocabulary` names their counted terms.
-pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
-    let tokenizer = Tokenizer::default();
+/// The part of `query` that is read: its first [`MAX_QUERY_BYTES`].
+fn read_part(query: &str) -> &str {
     let mut end = query.len().min(MAX_QUERY_BYTES);
     while !query.is_char_boundary(end) {
         end -= 1;
     }
-    let mut terms = tokenizer.terms(&query[..end]);
+    &query[..end]
+}
+
+/// The pairs of terms a query has side by side (`deploy window`, `terraform apply`): a memory
+/// that has one of them side by side too says what the query says, not only the same words.
+#[derive(Debug, Clone, Default)]
+pub struct Phrases {
+    pairs: std::collections::HashSet<(String, String)>,
+}
+
+impl Phrases {
+    pub fn of(query: &str) -> Phrases {
+        let terms = Tokenizer::default().terms(read_part(query));
+        Phrases {
+            pairs: terms
+                .windows(2)
+                .filter(|w| w[0] != w[1])
+                .map(|w| (w[0].clone(), w[1].clone()))
+                .collect(),
+        }
+    }
+
+    /// Whether any of `texts` has one of the query's pairs side by side.
+    pub fn found_in(&self, texts: &[&str]) -> bool {
+        if self.pairs.is_empty() {
+            return false;
+        }
+        let tokenizer = Tokenizer::default();
+        texts.iter().any(|text| {
+            let mut previous: Option<String> = None;
+            let mut found = false;
+            each_term(text, |term| {
+                if found {
+                    return;
+                }
+                let term = tokenizer.finish(term);
+                if let Some(previous) = previous.take() {
+                    found = self.pairs.contains(&(previous, term.clone()));
+                }
+                previous = Some(term);
+            });
+            found
+        })
+    }
+}
+
+/// The spelling variants of `query` the memories write as one word: two words side by side, or
+/// parted by a hyphen, that the vocabulary holds joined (`cloud sql` for `cloudsql-instances`,
+/// `on-call` for `oncall-handoff`), stop words included; each with the terms of its two words.
+/// Learned from the store itself: a join no memory writes is no variant.
+fn joined_variants(
+    tokenizer: &Tokenizer,
+    query: &str,
+    vocabulary: &Vocabulary,
+) -> Vec<(String, Vec<String>)> {
+    let mut variants = Vec::new();
+    let mut previous: Option<&str> = None;
+    let mut rest = query;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        let gap = &rest[..start];
+        let word_len = rest[start..]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + word_len];
+        let joinable = gap.chars().all(|c| c == ' ' || c == '-') && gap.len() <= 2;
+        if let Some(before) = previous.filter(|_| joinable && word.is_ascii())
+            && before.is_ascii()
+        {
+            let joined = format!("{before}{word}").to_lowercase();
+            let stem = tokenizer.finish(Term::Word(&joined));
+            if vocabulary.id(&stem).is_some() {
+                let mut parts = tokenizer.terms(before);
+                parts.extend(tokenizer.terms(word));
+                variants.push((stem, parts));
+            }
+        }
+        previous = Some(word);
+        rest = &rest[start + word_len..];
+    }
+    variants
+}
+
+/// How much a word no document has weighs, 0 to 1, by how common it is in what developers write
+/// ([`super::background`]): a word not listed there is rare and weighs in full.
+fn unknown_weight(word: &str) -> f32 {
+    let table = super::background::WEIGHTS;
+    table
+        .binary_search_by(|(listed, _)| (*listed).cmp(word))
+        .map_or(1.0, |at| f32::from(table[at].1) / 255.0)
+}
+
+/// The documents of `docs` that match `query` at all, best first (ties in document order);
+/// `vocabulary` names their counted terms.
+pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Scored> {
+    let tokenizer = Tokenizer::default();
+    let mut terms = tokenizer.terms(read_part(query));
     // The first distinct terms, in the query's order, then sorted for the scoring.
     let mut first = std::collections::HashSet::new();
     terms.retain(|t| first.insert(t.clone()));
     terms.truncate(MAX_QUERY_TERMS);
-    terms.sort();
-    if terms.is_empty() || docs.is_empty() {
+    let asked = terms.len();
+    if asked == 0 || docs.is_empty() {
         return Vec::new();
     }
+    // A variant stands in for its words: it counts in a document's score only for what it adds
+    // to theirs, and not in what the query asks (`total`, `most`).
+    let mut joins = Vec::new();
+    for (variant, parts) in joined_variants(&tokenizer, read_part(query), vocabulary) {
+        if first.insert(variant.clone()) {
+            terms.push(variant.clone());
+            joins.push((variant, parts));
+        }
+    }
+    terms.sort();
     let places: HashMap<String, usize> = terms
         .iter()
         .enumerate()
         .map(|(place, term)| (term.clone(), place))
+        .collect();
+    let variants: HashMap<usize, Vec<usize>> = joins
+        .iter()
+        .map(|(variant, parts)| {
+            let parts = parts.iter().filter_map(|p| places.get(p).copied());
+            (places[variant], parts.collect())
+        })
         .collect();
     let ids: HashMap<u32, usize> = terms
         .iter()
@@ -216,30 +334,65 @@ pub fn rank(query: &str, docs: &[Doc<'_>], vocabulary: &Vocabulary) -> Vec<Score
     });
     let n = counted.len() as f32;
     let avg_len = (counted.iter().map(|c| c.len).sum::<f32>() / n).max(1.0);
-    let idf: Vec<f32> = (0..terms.len())
-        .map(|place| {
-            let df = counted.iter().filter(|c| c.tf[place] > 0.0).count() as f32;
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
+    let df: Vec<f32> = (0..terms.len())
+        .map(|place| counted.iter().filter(|c| c.tf[place] > 0.0).count() as f32)
         .collect();
-    let total: f32 = idf.iter().sum();
+    let idf: Vec<f32> = df
+        .iter()
+        .map(|df| (1.0 + (n - df + 0.5) / (df + 0.5)).ln())
+        .collect();
+    let total: f32 = (0..terms.len())
+        .filter(|place| !variants.contains_key(place))
+        .map(|place| idf[place])
+        .sum();
+    // A word no document has weighs what it would if one had it (the most a document could
+    // score, it would be that one), less for an everyday word (`again`, `thoughts`): it says
+    // little about what the query asks.
+    let rare = (1.0 + (n - 1.0 + 0.5) / 1.5).ln();
+    let most: f32 = (K1 + 1.0)
+        * (0..terms.len())
+            .map(
+                |place| match (df[place] > 0.0, is_cjk_term(&terms[place])) {
+                    _ if variants.contains_key(&place) => 0.0,
+                    (true, _) => idf[place],
+                    (false, false) => rare * unknown_weight(&terms[place]),
+                    (false, true) => 0.0,
+                },
+            )
+            .sum::<f32>();
     let mut out: Vec<Scored> = counted
         .iter()
         .enumerate()
         .filter_map(|(doc, c)| {
             let norm = K1 * (1.0 - B + B * c.len / avg_len);
+            let term_score = |place: usize| {
+                let tf = c.tf[place];
+                idf[place] * tf * (K1 + 1.0) / (tf + norm)
+            };
             let mut score = 0.0;
             let mut matched = 0.0;
             for (place, &tf) in c.tf.iter().enumerate() {
-                if tf > 0.0 {
-                    score += idf[place] * tf * (K1 + 1.0) / (tf + norm);
+                if tf > 0.0 && !variants.contains_key(&place) {
+                    score += term_score(place);
                     matched += idf[place];
+                }
+            }
+            for (&variant, parts) in &variants {
+                let more = term_score(variant) - parts.iter().map(|&p| term_score(p)).sum::<f32>();
+                if c.tf[variant] > 0.0 && more > 0.0 {
+                    score += more;
+                    matched += parts
+                        .iter()
+                        .filter(|&&p| c.tf[p] == 0.0)
+                        .map(|&p| idf[p])
+                        .sum::<f32>();
                 }
             }
             (score > 0.0).then(|| Scored {
                 doc,
                 score,
-                coverage: matched / total,
+                coverage: (matched / total).min(1.0),
+                fit: score / most,
             })
         })
         .collect();
@@ -254,6 +407,25 @@ mod tests {
     fn ranked(docs: &[&[(&'static str, f32)]], query: &str) -> Vec<Scored> {
         let docs: Vec<Doc<'_>> = docs.iter().map(|fields| fields.to_vec().into()).collect();
         rank(query, &docs, &Vocabulary::default())
+    }
+
+    /// Each of `texts` counted into `vocabulary`, as the recall cache keeps them.
+    fn count_all(texts: &[&[(&str, f32)]], vocabulary: &mut Vocabulary) -> Vec<Counted> {
+        texts
+            .iter()
+            .map(|fields| vocabulary.count(&fields.to_vec()))
+            .collect()
+    }
+
+    /// Documents of terms counted before, each with `fields` still to read.
+    fn counted_docs<'a>(counted: &'a [Counted], fields: Fields<'a>) -> Vec<Doc<'a>> {
+        counted
+            .iter()
+            .map(|counted| Doc {
+                fields: fields.clone(),
+                counted: Some(counted),
+            })
+            .collect()
     }
 
     const RELEASE: &[(&str, f32)] = &[
@@ -293,6 +465,90 @@ mod tests {
     }
 
     #[test]
+    fn fit_is_the_share_of_the_best_score_the_query_allows() {
+        // The same two words found the same way score alike in a store of three and in one of
+        // three hundred; a word no memory has lowers the fit (it is asked and not answered).
+        let few = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout");
+        let many: Vec<&[(&str, f32)]> = [RELEASE, FLAKY, MIGRATIONS]
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(MIGRATIONS, 297))
+            .collect();
+        let many = ranked(&many, "flaky checkout");
+        assert_eq!((few[0].doc, many[0].doc), (1, 1));
+        assert!(many[0].score > few[0].score * 2.0, "{many:?} {few:?}");
+        assert!((many[0].fit - few[0].fit).abs() < 0.1, "{many:?} {few:?}");
+        let unknown = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout zygomorphic");
+        assert!(unknown[0].fit < few[0].fit * 0.8, "{unknown:?}");
+        // An everyday word no memory has lowers it less than a rare one.
+        let everyday = ranked(&[RELEASE, FLAKY, MIGRATIONS], "flaky checkout again");
+        assert!(everyday[0].fit > unknown[0].fit, "{everyday:?} {unknown:?}");
+        // A pair of Chinese characters no memory has does not count against the fit.
+        let chinese: &[&[(&str, f32)]] = &[&[("封版", 2.0), ("下周三开始封版", 1.0)], RELEASE];
+        let plain = ranked(chinese, "封版");
+        let around = ranked(chinese, "封版的");
+        assert!((plain[0].fit - around[0].fit).abs() < 1e-6, "{around:?}");
+    }
+
+    #[test]
+    fn the_background_table_is_sorted_and_an_everyday_word_weighs_less_than_a_rare_one() {
+        let table = super::super::background::WEIGHTS;
+        assert!(table.windows(2).all(|w| w[0].0 < w[1].0), "binary search");
+        let stem = |word: &str| Tokenizer::default().terms(word).remove(0);
+        assert!(unknown_weight(&stem("again")) < 0.8);
+        assert_eq!(unknown_weight(&stem("zygomorphic")), 1.0);
+    }
+
+    #[test]
+    fn phrases_are_the_query_pairs_a_text_has_side_by_side() {
+        let phrases = Phrases::of("what is the deploy window?");
+        assert!(phrases.found_in(&["deploy-window", "nothing"]));
+        assert!(phrases.found_in(&["", "Deploying: the windows are Tuesday"]));
+        assert!(!phrases.found_in(&["window for a deploy"]));
+        assert!(!phrases.found_in(&["deploy", "window"]), "not across texts");
+        assert!(!Phrases::of("deploy").found_in(&["deploy deploy"]));
+    }
+
+    #[test]
+    fn words_the_memories_write_joined_match_as_their_parts_too() {
+        let texts: &[&[(&str, f32)]] = &[
+            &[("cloudsql-instances", 3.0), ("orders and users", 1.0)],
+            &[("oncall-handoff", 3.0), ("what to hand over", 1.0)],
+            &[("cloud costs", 3.0), ("the sql of billing", 1.0)],
+        ];
+        let mut vocabulary = Vocabulary::default();
+        let counted = count_all(texts, &mut vocabulary);
+        let docs = counted_docs(&counted, Vec::new());
+        assert_eq!(
+            rank("list the Cloud SQL instances", &docs, &vocabulary)[0].doc,
+            0
+        );
+        assert_eq!(
+            rank("I'm on call, write the handoff", &docs, &vocabulary)[0].doc,
+            1
+        );
+        assert_eq!(rank("on-call", &docs, &vocabulary)[0].doc, 1);
+        // A variant adds to the score, not to what the query asks: the fit of a memory that
+        // has the words parted is what it was.
+        let parted = rank("cloud sql", &docs, &vocabulary);
+        let alone = rank("cloud sql", &docs[2..], &vocabulary);
+        assert_eq!(
+            parted.iter().find(|h| h.doc == 2).map(|h| h.coverage),
+            Some(1.0)
+        );
+        assert!(!alone.is_empty());
+        // Joined across other punctuation, or into a word no memory has: no variant.
+        assert!(
+            rank("on.call", &docs, &vocabulary)
+                .iter()
+                .all(|h| h.doc != 1)
+        );
+        assert!(joined_variants(&Tokenizer::default(), "cloud storage", &vocabulary).is_empty());
+        // Stop words alone ask nothing, whatever they join into.
+        assert!(rank("on the", &docs, &vocabulary).is_empty());
+    }
+
+    #[test]
     fn a_query_that_matches_nothing_ranks_nothing() {
         assert!(ranked(&[RELEASE], "quantum entanglement").is_empty());
         assert!(ranked(&[RELEASE], "").is_empty());
@@ -327,17 +583,8 @@ mod tests {
     fn counted_documents_rank_as_their_text() {
         let texts = [RELEASE, FLAKY, MIGRATIONS];
         let mut vocabulary = Vocabulary::default();
-        let counted: Vec<Counted> = texts
-            .iter()
-            .map(|fields| vocabulary.count(&fields.to_vec()))
-            .collect();
-        let docs: Vec<Doc<'_>> = counted
-            .iter()
-            .map(|counted| Doc {
-                fields: vec![("a title", 3.0)],
-                counted: Some(counted),
-            })
-            .collect();
+        let counted = count_all(&texts, &mut vocabulary);
+        let docs = counted_docs(&counted, vec![("a title", 3.0)]);
         let as_text: Vec<Doc<'_>> = texts
             .iter()
             .map(|fields| {

@@ -4,8 +4,12 @@
 //! runs of Chinese, Japanese or Korean characters, which have no spaces, as overlapping pairs of
 //! characters (`封版期间` gives `封版`, `版期`, `期间`), and a lone character as itself.
 //!
+//! A word written in camel case (`PgBouncer`, `ThanosStoreDiskFilling`, `OOMKilled`) is also
+//! read as its parts, after the whole word: `pgbouncer` written either way matches, and an
+//! alert's name matches the words that name it.
+//!
 //! [`each_term`] gives a text's terms without stemming them (a memory's words are only compared
-//! with a query's, and most never need their stem); [`Tokenizer::stem`] finishes a word.
+//! with a query's, and most never need their stem); [`Tokenizer::finish`] finishes a word.
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -43,21 +47,41 @@ fn is_cjk(c: char) -> bool {
     )
 }
 
+/// Whether a finished term is CJK characters (else a word).
+pub fn is_cjk_term(term: &str) -> bool {
+    term.chars().next().is_some_and(is_cjk)
+}
+
 /// Call `f` with each term of `text`, in order, as often as it occurs.
 pub fn each_term(text: &str, mut f: impl FnMut(Term<'_>)) {
     let mut word = String::new();
     // In a CJK run: where its last character starts and its length; and how many it has.
     let mut run: Option<(usize, usize)> = None;
     let mut run_len = 0usize;
-    let end_word = |word: &mut String, f: &mut dyn FnMut(Term<'_>)| {
+    // The word being read, lower-cased, and where its camel-case parts start in it.
+    let mut parts: Vec<usize> = Vec::new();
+    let mut prev: Option<char> = None;
+    let end_word = |word: &mut String, parts: &mut Vec<usize>, f: &mut dyn FnMut(Term<'_>)| {
         if !word.is_empty() && !STOP_WORDS.contains(&word.as_str()) {
             f(Term::Word(word));
+            if !parts.is_empty() {
+                let mut start = 0;
+                for end in parts.iter().copied().chain([word.len()]) {
+                    let part = &word[start..end];
+                    if !STOP_WORDS.contains(&part) {
+                        f(Term::Word(part));
+                    }
+                    start = end;
+                }
+            }
         }
         word.clear();
+        parts.clear();
     };
     for (at, c) in text.char_indices() {
         if is_cjk(c) {
-            end_word(&mut word, &mut f);
+            end_word(&mut word, &mut parts, &mut f);
+            prev = None;
             if let Some((prev, _)) = run {
                 f(Term::Cjk(&text[prev..at + c.len_utf8()]));
             }
@@ -72,12 +96,25 @@ pub fn each_term(text: &str, mut f: impl FnMut(Term<'_>)) {
         run = None;
         run_len = 0;
         if c.is_alphanumeric() {
+            // A part starts at an upper-case letter after a lower-case one (`pgBouncer`), and at
+            // the last of a run of capitals before a lower-case letter (`OOMKilled`).
+            let next_lower = text[at + c.len_utf8()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_lowercase);
+            let starts_part = c.is_uppercase()
+                && prev.is_some_and(|p| p.is_lowercase() || (p.is_uppercase() && next_lower));
+            if starts_part && !word.is_empty() {
+                parts.push(word.len());
+            }
             word.extend(c.to_lowercase());
+            prev = Some(c);
         } else {
-            end_word(&mut word, &mut f);
+            end_word(&mut word, &mut parts, &mut f);
+            prev = None;
         }
     }
-    end_word(&mut word, &mut f);
+    end_word(&mut word, &mut parts, &mut f);
     if let (Some((prev, len)), 1) = (run, run_len) {
         f(Term::Cjk(&text[prev..prev + len]));
     }
@@ -142,6 +179,27 @@ mod tests {
         assert_eq!(terms("用 Go"), ["用", "go"]);
         assert_eq!(terms("Go用"), ["go", "用"]);
         assert_eq!(terms("a封b版版"), ["封", "b", "版版"]);
+    }
+
+    #[test]
+    fn a_camel_case_word_is_read_whole_then_as_its_parts() {
+        assert_eq!(terms("PgBouncer"), ["pgbouncer", "pg", "bouncer"]);
+        assert_eq!(terms("pgbouncer"), ["pgbouncer"]);
+        assert_eq!(
+            terms("ThanosStoreDiskFilling fired"),
+            [
+                "thanosstorediskfil",
+                "thano",
+                "store",
+                "disk",
+                "fill",
+                "fire"
+            ]
+        );
+        assert_eq!(terms("OOMKilled"), ["oomkil", "oom", "kill"]);
+        assert_eq!(terms("HTTP API v2"), ["http", "api", "v2"]);
+        // Stop words are left out of the parts as of the words.
+        assert_eq!(terms("getTheName"), ["getthenam", "name"]);
     }
 
     #[test]

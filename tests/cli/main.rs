@@ -39,6 +39,7 @@ mod quality;
 mod recall;
 mod recall_cache;
 mod recall_quality;
+mod recall_tiers;
 mod review;
 mod save;
 mod secrets;
