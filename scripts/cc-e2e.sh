@@ -863,8 +863,8 @@ commit = out["applied"]["commit"]
 parents = subprocess.run(["git", "-C", sys.argv[2], "log", "-1", "--format=%P", commit], capture_output=True, text=True).stdout.split()
 assert len(parents) == 2, parents
 ' "$applied" "$mem"
-check "consolidate --apply: make-lint-and-fmt holds lint-before-commit's details; lint-before-commit.md and merge-freeze.md are gone" bash -c '
-  grep -qF "govet shadow" "$0/make-lint-and-fmt.md" && ! test -e "$0/lint-before-commit.md" && ! test -e "$0/merge-freeze.md"' "$mem"
+check "consolidate --apply: lint-before-commit holds make-lint-and-fmt's details; make-lint-and-fmt.md and merge-freeze.md are gone" bash -c '
+  grep -qF "gofumpt" "$0/lint-before-commit.md" && ! test -e "$0/make-lint-and-fmt.md" && ! test -e "$0/merge-freeze.md"' "$mem"
 repo_sound "consolidate --apply"
 echo '[{"text": "Noted."}]' >"$scratch/script-k.json"
 session K "$scratch/script-k.json" 'What do I run before a commit?'
@@ -873,9 +873,9 @@ request_count() {
   last_request "$1" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin), ensure_ascii=False).count(sys.argv[1]))' "$2"
 }
 check "session K: the request carries the consolidated index (the merged memory's line)" \
-  test "$(request_count K '(make-lint-and-fmt.md)')" -ge 1
+  test "$(request_count K '(lint-before-commit.md)')" -ge 1
 check "session K: the request carries neither the merged duplicate's line nor the expired memory's" \
-  test "$(request_count K '(lint-before-commit.md)')$(request_count K '(merge-freeze.md)')" == 00
+  test "$(request_count K '(make-lint-and-fmt.md)')$(request_count K '(merge-freeze.md)')" == 00
 md undo >/dev/null
 check "memdir undo gives back the files as they were before --apply" test "$(cd "$mem" && sha1sum ./*.md | sort)" == "$files_before"
 repo_sound "consolidate undone"

@@ -295,7 +295,7 @@ fn consolidation_findings(
             out.entry(memories[i].name.clone()).or_insert((
                 CleanUp::Duplicate,
                 format!(
-                    "states the same fact as {}: merged, every distinct detail is kept",
+                    "states the same fact as {}, which consolidation merges it into, keeping every distinct detail",
                     memories[*first].name
                 ),
             ));

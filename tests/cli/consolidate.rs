@@ -138,14 +138,14 @@ fn the_branch_holds_one_commit_per_kind_and_head_index_and_work_tree_are_untouch
         ]
     );
     let show = |file: &str| git(&dir, &["show", &format!("{BRANCH}:{file}")]);
-    let merged = show("make-lint-and-fmt.md");
-    for detail in ["gofumpt", "govet shadow", "golangci-lint"] {
+    let merged = show("lint-before-commit.md");
+    for detail in ["gofumpt", "govet shadow", "golangci-lint", "make fmt"] {
         assert!(merged.contains(detail), "{detail}: {merged}");
     }
     assert!(show("sharding-rfc-due.md").contains("by 2026-12-04"));
     let tree = git(&dir, &["ls-tree", "--name-only", BRANCH]);
     for gone in [
-        "lint-before-commit.md",
+        "make-lint-and-fmt.md",
         "merge-freeze.md",
         "oncall-paging-opsgenie.md",
     ] {
@@ -185,7 +185,7 @@ fn apply_is_one_commit_that_undo_takes_back_exactly_and_nothing_removed_is_lost(
     let parents = git(&dir, &["log", "-1", "--format=%P"]);
     assert_eq!(parents.split_whitespace().count(), 2, "a merge: {parents}");
     let after = files(&dir);
-    assert!(!after.contains_key("merge-freeze.md") && !after.contains_key("lint-before-commit.md"));
+    assert!(!after.contains_key("merge-freeze.md") && !after.contains_key("make-lint-and-fmt.md"));
     let changed: Vec<&str> = out["changed"]
         .as_array()
         .expect("changed")

@@ -2,9 +2,9 @@
 //! every merge passes, the builtin's and a model's alike: the merged text holds each merged
 //! memory's content words, identifiers and Chinese character pairs.
 //!
-//! The newest memory of the group is the base (its words are the most current); each sentence
+//! The first memory saved of the group is the base (the name others know it by); each sentence
 //! of the others that no sentence of the merged text already says in full is added after it,
-//! in the order they were saved, newest first.
+//! in the order they were saved.
 
 use super::text::Statement;
 

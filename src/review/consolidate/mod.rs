@@ -281,7 +281,8 @@ pub enum Action {
 }
 
 /// What the builtin rules do about `findings`: relative dates rewritten, duplicates merged into
-/// the newest of each group, expired and superseded memories dropped.
+/// the first saved of each group (the name others know it by, and the one `review` keeps),
+/// expired and superseded memories dropped.
 pub fn builtin_actions(memories: &[Memory], findings: &Findings) -> Vec<Action> {
     let mut actions = Vec::new();
     let texts: Vec<(String, String)> = memories
@@ -299,18 +300,17 @@ pub fn builtin_actions(memories: &[Memory], findings: &Findings) -> Vec<Action> 
         }
     }
     for group in &findings.duplicates {
-        let Some((&newest, older)) = group.split_last() else {
+        let Some((&first, later)) = group.split_first() else {
             continue;
         };
-        let others: Vec<(&str, &str)> = older
+        let others: Vec<(&str, &str)> = later
             .iter()
-            .rev()
             .map(|&i| (texts[i].0.as_str(), texts[i].1.as_str()))
             .collect();
-        let (description, body) = merge::merge_texts((&texts[newest].0, &texts[newest].1), &others);
+        let (description, body) = merge::merge_texts((&texts[first].0, &texts[first].1), &others);
         actions.push(Action::Merge {
             names: group.iter().map(|&i| memories[i].name.clone()).collect(),
-            into: memories[newest].name.clone(),
+            into: memories[first].name.clone(),
             description,
             body,
         });

@@ -88,7 +88,7 @@ fn the_same_fact_twice_is_merged_keeping_every_detail() {
     let [Action::Merge { into, body, .. }] = kept.as_slice() else {
         panic!("{kept:?}");
     };
-    assert_eq!(into, "make-lint-and-fmt");
+    assert_eq!(into, "lint-before-commit");
     for detail in ["gofumpt", "govet shadow", "errcheck"] {
         assert!(body.contains(detail), "{detail}: {body}");
     }
