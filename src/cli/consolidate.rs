@@ -14,7 +14,7 @@ use crate::memory::store::Store;
 use crate::repo::MemoryRepo;
 use crate::review::consolidate::background::{Background, Ready};
 use crate::review::consolidate::branch::{Outcome, Prepared, prepare};
-use crate::review::consolidate::{Action, ConsolidateError, builtin_actions};
+use crate::review::consolidate::{ConsolidateError, Proposal};
 
 /// Propose a consolidation of memory as a branch to look at and merge: duplicates merged
 /// (every distinct detail kept), expired time-bound memories dropped, contradicted values
@@ -51,19 +51,20 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs, output: &mut Output<'_>) -> Result
         return Ok(());
     }
     if args.apply {
-        let mut store = Store::open(&dir)?;
-        let adoption = store.adopt(None)?;
+        // What an agent wrote meanwhile is committed first, as its own change; the store is
+        // not held while the consolidation is prepared (a model may take minutes), and the
+        // merge refuses a branch not made on HEAD.
+        let adoption = Store::open(&dir)?.adopt(None)?;
         output.adoption(&adoption)?;
-        let prepared = prepare(&dir, today, builtin_actions)?;
+        let prepared = prepare(&dir, today, Proposal::builtin)?;
         let applied = match prepared.tip() {
-            Some(tip) => Some(store.merge_branch(tip, &apply_message(&prepared))?),
+            Some(tip) => Some(Store::open(&dir)?.merge_branch(tip, &apply_message(&prepared))?),
             None => None,
         };
-        drop(store);
         forget_ready(&dir);
         return report(ctx, &dir, &prepared, applied, None, args.json, output);
     }
-    let prepared = prepare(&dir, today, builtin_actions)?;
+    let prepared = prepare(&dir, today, Proposal::builtin)?;
     let pushed = match prepared.outcome {
         Outcome::Nothing => None,
         _ if ctx.global.team => Some(push(&dir, &prepared.branch)?),
@@ -119,8 +120,8 @@ fn report(
     json: bool,
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
-    for (action, why) in &prepared.refused {
-        output.warn(&format!("refused {}: {why}", describe(action)))?;
+    for (what, why) in &prepared.refused {
+        output.warn(&format!("refused {what}: {why}"))?;
     }
     if !prepared.left_out.is_empty() {
         output.warn(&format!(
@@ -187,15 +188,6 @@ fn report(
     output.data(&text)
 }
 
-/// An action in one line, for a refusal.
-fn describe(action: &Action) -> String {
-    match action {
-        Action::Merge { names, into, .. } => format!("merging {} into {into}", names.join(", ")),
-        Action::Drop { name, .. } => format!("dropping {name}"),
-        Action::Rewrite { name, .. } => format!("rewriting {name}"),
-    }
-}
-
 fn to_json(
     prepared: &Prepared,
     applied: Option<gix::ObjectId>,
@@ -227,7 +219,7 @@ fn to_json(
     let refused: Vec<serde_json::Value> = prepared
         .refused
         .iter()
-        .map(|(action, why)| serde_json::json!({"what": describe(action), "why": why.to_string()}))
+        .map(|(what, why)| serde_json::json!({"what": what, "why": why.to_string()}))
         .collect();
     serde_json::json!({
         "branch": (prepared.outcome != Outcome::Nothing).then_some(&prepared.branch),
@@ -249,13 +241,13 @@ fn to_json(
 /// keep it for the next session's notice, log what happened. Never prints.
 fn background(dir: &Path, today: NaiveDate) {
     let log = dir.join(".git").join("memdir").join("consolidate.log");
-    let mut result = prepare(dir, today, builtin_actions);
+    let mut result = prepare(dir, today, Proposal::builtin);
     for _ in 0..3 {
         if !matches!(result, Err(ConsolidateError::Moved)) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_secs(5));
-        result = prepare(dir, today, builtin_actions);
+        result = prepare(dir, today, Proposal::builtin);
     }
     let now = chrono::Utc::now().timestamp();
     let mut state = Background::load(dir);

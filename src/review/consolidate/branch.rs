@@ -12,7 +12,7 @@ use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
 use super::plan::{Step, plan};
-use super::{Action, ConsolidateError, Findings, Memory, Refused, checked, find};
+use super::{ConsolidateError, Findings, Memory, Proposal, Refused, checked, find};
 use crate::input::MAX_TOPIC_FILE_BYTES;
 use crate::memory::age::last_saved;
 use crate::memory::calendar::format_date;
@@ -127,9 +127,16 @@ pub struct Prepared {
     pub commits: Vec<ObjectId>,
     pub steps: Vec<Step>,
     pub findings: Findings,
-    /// Actions proposed and refused by the checks, with why.
-    pub refused: Vec<(Action, Refused)>,
+    /// Actions proposed and refused by the checks (each described), with why.
+    pub refused: Vec<(String, Refused)>,
     pub left_out: Vec<String>,
+    /// Who proposed (`builtin`, or the model), why not the model when one was wanted, the
+    /// model's calls, their cost and the memories it was not shown.
+    pub by: String,
+    pub fallback: Option<String>,
+    pub calls: u32,
+    pub cost_usd: Option<f64>,
+    pub unseen: usize,
 }
 
 impl Prepared {
@@ -219,17 +226,18 @@ fn chain_on(
 }
 
 /// Consolidate the memory dir `dir` as of `today`: read HEAD, find what the rules find, let
-/// `propose` say what to do about it (the builtin rules, or a model), check every action, and
-/// write the branch.
+/// `propose` say what to do (the builtin rules, or a model), check every action, and write the
+/// branch.
 pub fn prepare(
     dir: &Path,
     today: NaiveDate,
-    propose: impl FnOnce(&[Memory], &Findings) -> Vec<Action>,
+    propose: impl FnOnce(&[Memory], &Findings) -> Proposal,
 ) -> Result<Prepared, ConsolidateError> {
     let snapshot = read_head(dir)?;
     let findings = find(&snapshot.memories, today);
-    let proposed = propose(&snapshot.memories, &findings);
-    let (actions, refused) = checked(proposed, &snapshot.memories, today);
+    let proposal = propose(&snapshot.memories, &findings);
+    let (actions, mut refused) = checked(proposal.actions, &snapshot.memories, today);
+    refused.splice(0..0, proposal.malformed);
     let steps = plan(&snapshot.memories, &snapshot.index, &actions, today);
     let branch = branch_name(today);
     let repo = TargetRepo::open(dir)?;
@@ -253,6 +261,11 @@ pub fn prepare(
         findings,
         refused,
         left_out: snapshot.left_out,
+        by: proposal.by,
+        fallback: proposal.fallback,
+        calls: proposal.calls,
+        cost_usd: proposal.cost_usd,
+        unseen: proposal.unseen,
     };
     if prepared.steps.is_empty() {
         return Ok(prepared);

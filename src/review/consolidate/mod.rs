@@ -10,6 +10,7 @@
 //! [`pairs`] (over [`text`]); expiry, [`expiry`]; merged text, [`merge`]; the steps,
 //! [`plan`]; the index within its limits, [`fold`]; the branch, [`branch`].
 
+pub mod agent;
 pub mod background;
 pub mod branch;
 mod expiry;
@@ -23,6 +24,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::NaiveDate;
 
+use crate::memory::calendar::absolute_dates;
 use crate::memory::dates::{absolutize, relative_phrase};
 use crate::memory::store::StoreError;
 use crate::memory::taxonomy::MemoryType;
@@ -122,14 +124,16 @@ fn absolute_texts(memory: &Memory) -> Option<(String, String)> {
     (description != memory.description || body != memory.body).then_some((description, body))
 }
 
+/// Description and body as the rules read them: relative dates made absolute.
+fn read_as(memory: &Memory) -> (String, String) {
+    absolute_texts(memory).unwrap_or_else(|| (memory.description.clone(), memory.body.clone()))
+}
+
 /// What the rules find among `memories`, as of `today`.
 pub fn find(memories: &[Memory], today: NaiveDate) -> Findings {
     let mut findings = Findings::default();
     // Dates are judged as the memory will read once its relative dates are absolute.
-    let texts: Vec<(String, String)> = memories
-        .iter()
-        .map(|m| absolute_texts(m).unwrap_or_else(|| (m.description.clone(), m.body.clone())))
-        .collect();
+    let (texts, notes) = compared(memories);
     for (i, memory) in memories.iter().enumerate() {
         if memory.saved_on().is_some() {
             let phrase =
@@ -147,11 +151,6 @@ pub fn find(memories: &[Memory], today: NaiveDate) -> Findings {
         }
     }
     let dropped: HashSet<usize> = findings.expired.iter().map(|(i, _)| *i).collect();
-    let notes: Vec<Note> = texts
-        .iter()
-        .zip(memories)
-        .map(|((description, body), m)| Note::new(description, body, m.seconds()))
-        .collect();
     let corpus = Corpus::new(&notes);
     let mut relations: HashMap<(usize, usize), Relation> = HashMap::new();
     for (i, j) in corpus.candidates() {
@@ -285,10 +284,7 @@ pub enum Action {
 /// expired and superseded memories dropped.
 pub fn builtin_actions(memories: &[Memory], findings: &Findings) -> Vec<Action> {
     let mut actions = Vec::new();
-    let texts: Vec<(String, String)> = memories
-        .iter()
-        .map(|m| absolute_texts(m).unwrap_or_else(|| (m.description.clone(), m.body.clone())))
-        .collect();
+    let texts: Vec<(String, String)> = memories.iter().map(read_as).collect();
     for (i, _) in &findings.relative {
         let (description, body) = &texts[*i];
         if *description != memories[*i].description || *body != memories[*i].body {
@@ -334,6 +330,34 @@ pub fn builtin_actions(memories: &[Memory], findings: &Findings) -> Vec<Action> 
     actions
 }
 
+/// What was proposed about a store, and by whom.
+#[derive(Debug, Clone, Default)]
+pub struct Proposal {
+    pub actions: Vec<Action>,
+    /// Parts of a model's answer that are no action, refused with why.
+    pub malformed: Vec<(String, Refused)>,
+    /// `builtin`, or the model that answered (`claude (haiku)`, `the agent command`).
+    pub by: String,
+    /// Why the builtin rules proposed when a model was wanted (`auto` with no model answering).
+    pub fallback: Option<String>,
+    /// Model calls made, and what they cost when the model says.
+    pub calls: u32,
+    pub cost_usd: Option<f64>,
+    /// Memories the model was not shown (a store larger than its requests hold).
+    pub unseen: usize,
+}
+
+impl Proposal {
+    /// The builtin rules' proposal about `findings`.
+    pub fn builtin(memories: &[Memory], findings: &Findings) -> Proposal {
+        Proposal {
+            actions: builtin_actions(memories, findings),
+            by: "builtin".into(),
+            ..Proposal::default()
+        }
+    }
+}
+
 /// Why an action is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
@@ -347,96 +371,206 @@ pub enum Refused {
         lost: String,
         words: String,
     },
+    #[error("the merge into {into} says what none of the merged memories said: {words}")]
+    MergeAdds { into: String, words: String },
     #[error("{0} is changed twice")]
     Twice(String),
     #[error("the rewrite of {name} changes more than its relative dates: it loses {words}")]
     RewriteLoses { name: String, words: String },
+    #[error("the rewrite of {name} changes more than its relative dates: it adds {words}")]
+    RewriteAdds { name: String, words: String },
     #[error("{name} is dropped as superseded by {by}, which is not a newer memory")]
     NotNewer { name: String, by: String },
+    #[error("{name} is dropped as superseded by {by}, which is about something else")]
+    OtherSubject { name: String, by: String },
     #[error("{name} is dropped as expired on {date}, which is not past")]
     NotExpired { name: String, date: NaiveDate },
+    #[error("{name} is dropped as expired on {date}, a date it does not name")]
+    DateNotNamed { name: String, date: NaiveDate },
+    #[error("{name} is dropped as expired, but it names {date}, still to come")]
+    StillToCome { name: String, date: NaiveDate },
+    /// Part of a model's answer that is no action memdir knows.
+    #[error("{0}")]
+    Malformed(String),
 }
 
-/// Check an action against the memories: it names memories that exist, a merge keeps every
-/// merged memory's content words, a rewrite keeps its memory's, a drop's reason holds.
-pub fn check(action: &Action, memories: &[Memory], today: NaiveDate) -> Result<(), Refused> {
-    let by_name = |name: &str| {
-        memories
-            .iter()
-            .find(|m| m.name == name)
-            .ok_or_else(|| Refused::Unknown(name.to_string()))
-    };
-    match action {
-        Action::Merge {
-            names,
-            into,
-            description,
-            body,
-        } => {
-            if names.len() < 2 || !names.contains(into) {
-                return Err(Refused::BadMerge);
+impl Action {
+    /// The action in a few words, for a refusal: `merging a, b into a`.
+    pub fn describe(&self) -> String {
+        match self {
+            Action::Merge { names, into, .. } => {
+                format!("merging {} into {into}", names.join(", "))
             }
-            for name in names {
-                let memory = by_name(name)?;
-                let merged = (description.as_str(), body.as_str());
-                // Its words as saved, or as they read with relative dates made absolute.
-                let mut lost = merge::lost_words(&[(&memory.description, &memory.body)], merged);
-                if let Some((d, b)) = absolute_texts(memory).filter(|_| !lost.is_empty()) {
-                    lost = merge::lost_words(&[(&d, &b)], merged);
+            Action::Drop { name, .. } => format!("dropping {name}"),
+            Action::Rewrite { name, .. } => format!("rewriting {name}"),
+        }
+    }
+}
+
+/// What every action is checked against: the memories, today, and how they compare.
+pub struct Checker<'a> {
+    memories: &'a [Memory],
+    today: NaiveDate,
+    /// Each memory's description and body with relative dates made absolute.
+    texts: &'a [(String, String)],
+    corpus: Corpus<'a>,
+}
+
+/// Each memory's description and body with relative dates made absolute (as the rules read
+/// it), and as it is compared.
+fn compared(memories: &[Memory]) -> (Vec<(String, String)>, Vec<Note>) {
+    let texts: Vec<(String, String)> = memories.iter().map(read_as).collect();
+    let notes = texts
+        .iter()
+        .zip(memories)
+        .map(|((description, body), m)| Note::new(description, body, m.seconds()))
+        .collect();
+    (texts, notes)
+}
+
+impl<'a> Checker<'a> {
+    fn find(&self, name: &str) -> Result<usize, Refused> {
+        self.memories
+            .iter()
+            .position(|m| m.name == name)
+            .ok_or_else(|| Refused::Unknown(name.to_string()))
+    }
+
+    /// Check an action: it names memories that exist; a merge keeps every merged memory's
+    /// content words; a rewrite keeps its memory's and adds none but dates; a drop's reason
+    /// holds (the memory names a date, and every date it names has passed; or a newer memory
+    /// on the same subject replaces it).
+    pub fn check(&self, action: &Action) -> Result<(), Refused> {
+        match action {
+            Action::Merge {
+                names,
+                into,
+                description,
+                body,
+            } => {
+                if names.len() < 2 || !names.contains(into) {
+                    return Err(Refused::BadMerge);
                 }
-                if !lost.is_empty() {
-                    return Err(Refused::MergeLoses {
+                let mut parts: Vec<(&str, &str)> = Vec::new();
+                for name in names {
+                    let i = self.find(name)?;
+                    let memory = &self.memories[i];
+                    let merged = (description.as_str(), body.as_str());
+                    // Its words as saved, or as they read with relative dates made absolute.
+                    let mut lost =
+                        merge::lost_words(&[(&memory.description, &memory.body)], merged);
+                    if !lost.is_empty() {
+                        let (d, b) = &self.texts[i];
+                        lost = merge::lost_words(&[(d, b)], merged);
+                    }
+                    if !lost.is_empty() {
+                        return Err(Refused::MergeLoses {
+                            into: into.clone(),
+                            lost: name.clone(),
+                            words: lost.join(", "),
+                        });
+                    }
+                    parts.push((&memory.description, &memory.body));
+                    parts.push((&self.texts[i].0, &self.texts[i].1));
+                }
+                // Nothing none of them said: a merge writes no new fact.
+                let all: String = parts.iter().map(|(d, b)| format!("{d}\n{b}\n")).collect();
+                let added = merge::lost_words(&[(description, body)], (&all, ""));
+                if added.is_empty() {
+                    Ok(())
+                } else {
+                    Err(Refused::MergeAdds {
                         into: into.clone(),
-                        lost: name.clone(),
+                        words: added.join(", "),
+                    })
+                }
+            }
+            Action::Rewrite {
+                name,
+                description,
+                body,
+            } => {
+                let i = self.find(name)?;
+                let (d, b) = &self.texts[i];
+                let lost = merge::lost_words(&[(d, b)], (description, body));
+                if !lost.is_empty() {
+                    return Err(Refused::RewriteLoses {
+                        name: name.clone(),
                         words: lost.join(", "),
                     });
                 }
+                let memory = &self.memories[i];
+                let written = memory.saved_on().unwrap_or(self.today);
+                let added: Vec<String> = merge::lost_words(&[(description, body)], (d, b))
+                    .into_iter()
+                    .filter(|w| absolute_dates(w, written).is_empty())
+                    .filter(|w| !w.chars().all(|c| c.is_ascii_digit() || c == '-'))
+                    .collect();
+                if added.is_empty() {
+                    Ok(())
+                } else {
+                    Err(Refused::RewriteAdds {
+                        name: name.clone(),
+                        words: added.join(", "),
+                    })
+                }
             }
-            Ok(())
-        }
-        Action::Rewrite {
-            name,
-            description,
-            body,
-        } => {
-            let memory = by_name(name)?;
-            let kept = absolute_texts(memory)
-                .unwrap_or_else(|| (memory.description.clone(), memory.body.clone()));
-            let lost = merge::lost_words(&[(&kept.0, &kept.1)], (description, body));
-            if lost.is_empty() {
-                Ok(())
-            } else {
-                Err(Refused::RewriteLoses {
-                    name: name.clone(),
-                    words: lost.join(", "),
-                })
-            }
-        }
-        Action::Drop { name, reason } => {
-            let memory = by_name(name)?;
-            match reason {
-                DropReason::Expired(expiry) if expiry.date >= today => Err(Refused::NotExpired {
-                    name: name.clone(),
-                    date: expiry.date,
-                }),
-                DropReason::Expired(_) => Ok(()),
-                DropReason::Superseded { by, .. } => {
-                    let newer = by_name(by)?;
-                    if by == name || newer.seconds() < memory.seconds() {
-                        Err(Refused::NotNewer {
-                            name: name.clone(),
-                            by: by.clone(),
-                        })
-                    } else {
+            Action::Drop { name, reason } => {
+                let i = self.find(name)?;
+                match reason {
+                    DropReason::Expired(expiry) => self.check_expired(i, expiry),
+                    DropReason::Superseded { by, .. } => {
+                        let j = self.find(by)?;
+                        if i == j || self.memories[j].seconds() < self.memories[i].seconds() {
+                            return Err(Refused::NotNewer {
+                                name: name.clone(),
+                                by: by.clone(),
+                            });
+                        }
+                        if !self.corpus.same_subject(i, j) {
+                            return Err(Refused::OtherSubject {
+                                name: name.clone(),
+                                by: by.clone(),
+                            });
+                        }
                         Ok(())
                     }
                 }
             }
         }
     }
+
+    /// A drop as expired holds when the date is past, the memory names it, and it names no
+    /// day still to come (whether the date binds the memory or is its history, the rules or
+    /// the model judged).
+    fn check_expired(&self, i: usize, expiry: &Expiry) -> Result<(), Refused> {
+        let name = self.memories[i].name.clone();
+        if expiry.date >= self.today {
+            return Err(Refused::NotExpired {
+                name,
+                date: expiry.date,
+            });
+        }
+        let (d, b) = &self.texts[i];
+        let written = self.memories[i].saved_on().unwrap_or(self.today);
+        let mentions = absolute_dates(&format!("{d}\n{b}"), written);
+        if let Some(later) = mentions.iter().find(|m| m.date >= self.today) {
+            return Err(Refused::StillToCome {
+                name,
+                date: later.date,
+            });
+        }
+        if !mentions.iter().any(|m| m.date == expiry.date) {
+            return Err(Refused::DateNotNamed {
+                name,
+                date: expiry.date,
+            });
+        }
+        Ok(())
+    }
 }
 
-/// The name an action is about, for refusing two actions on one memory.
+/// The names an action changes, for refusing two actions on one memory.
 fn touched(action: &Action) -> Vec<&str> {
     match action {
         Action::Merge { names, .. } => names.iter().map(String::as_str).collect(),
@@ -444,13 +578,21 @@ fn touched(action: &Action) -> Vec<&str> {
     }
 }
 
-/// The actions that pass [`check`], and each refused one with why; a memory touched by an
-/// earlier action (a rewrite excepted: a memory may be rewritten, then merged) is refused.
+/// The actions that pass [`Checker::check`], and each refused one (described) with why; a
+/// memory touched by an earlier action (a rewrite excepted: a memory may be rewritten, then
+/// merged) is refused.
 pub fn checked(
     actions: Vec<Action>,
     memories: &[Memory],
     today: NaiveDate,
-) -> (Vec<Action>, Vec<(Action, Refused)>) {
+) -> (Vec<Action>, Vec<(String, Refused)>) {
+    let (texts, notes) = compared(memories);
+    let checker = Checker {
+        memories,
+        today,
+        texts: &texts,
+        corpus: Corpus::new(&notes),
+    };
     let mut kept = Vec::new();
     let mut refused = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
@@ -461,7 +603,7 @@ pub fn checked(
             .map(str::to_string);
         let verdict = match again {
             Some(name) => Err(Refused::Twice(name)),
-            None => check(&action, memories, today),
+            None => checker.check(&action),
         };
         match verdict {
             Ok(()) => {
@@ -470,7 +612,7 @@ pub fn checked(
                 }
                 kept.push(action);
             }
-            Err(why) => refused.push((action, why)),
+            Err(why) => refused.push((action.describe(), why)),
         }
     }
     (kept, refused)

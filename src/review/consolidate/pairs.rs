@@ -285,6 +285,14 @@ impl<'a> Corpus<'a> {
         }
     }
 
+    /// Whether memories `i` and `j` are about the same subject, as a contradiction needs: a
+    /// fifth of the lighter one's weight shared, or a tenth with a term few memories have;
+    /// across languages, a rare word or identifier in common.
+    pub(super) fn same_subject(&self, i: usize, j: usize) -> bool {
+        let m = self.measure(i, j);
+        m.containment >= 0.2 || m.rare_shared >= 1 && m.containment >= 0.1
+    }
+
     /// How memories `i` and `j` relate.
     pub(super) fn relate(&self, i: usize, j: usize) -> Relation {
         let (a, b) = (&self.notes[i], &self.notes[j]);

@@ -117,8 +117,37 @@ fn a_newer_value_for_the_same_subject_replaces_the_older() {
     assert!(c.stale.contains(&"opsgenie".to_string()), "{c:?}");
 }
 
+/// What the checks say of one action alone.
+fn verdict(action: &Action, memories: &[Memory], today: NaiveDate) -> Result<(), Refused> {
+    match checked(vec![action.clone()], memories, today).1.pop() {
+        Some((_, why)) => Err(why),
+        None => Ok(()),
+    }
+}
+
+fn expired_on(name: &str, date: &str) -> Action {
+    Action::Drop {
+        name: name.into(),
+        reason: DropReason::Expired(Expiry {
+            date: day(date),
+            evidence: date.into(),
+        }),
+    }
+}
+
+fn superseded_by(name: &str, by: &str) -> Action {
+    Action::Drop {
+        name: name.into(),
+        reason: DropReason::Superseded {
+            by: by.into(),
+            stale: Vec::new(),
+            current: Vec::new(),
+        },
+    }
+}
+
 #[test]
-fn a_merge_or_a_drop_that_breaks_the_rules_is_refused() {
+fn a_merge_a_drop_or_a_rewrite_that_breaks_the_rules_is_refused() {
     let memories = store(&[
         (
             "a",
@@ -130,6 +159,31 @@ fn a_merge_or_a_drop_that_breaks_the_rules_is_refused() {
             "Ledger bugs go to Ledger Reliability",
             "Ledger bugs go to the Ledger Reliability project.",
         ),
+        (
+            "db",
+            "The ledger runs on Postgres 15 in RDS",
+            "The ledger's database is Postgres 15 on RDS (eu-west-1).",
+        ),
+        (
+            "freeze",
+            "Merge freeze until 2026-01-15",
+            "Merge freeze on main until 2026-01-15; hotfixes only.",
+        ),
+        (
+            "offsite",
+            "Offsite 2026-02-10, then the planning review 2027-01-20",
+            "Team offsite on 2026-02-10; the planning review follows on 2027-01-20.",
+        ),
+        (
+            "tickets-moved",
+            "Tickets moved to Jira project KES",
+            "Tickets now live in Jira, project KES.",
+        ),
+        (
+            "demo",
+            "Demo tomorrow for the payments team",
+            "Demo of the ledger export tomorrow for the payments team.",
+        ),
     ]);
     let today = day("2026-12-04");
     let lossy = Action::Merge {
@@ -139,32 +193,103 @@ fn a_merge_or_a_drop_that_breaks_the_rules_is_refused() {
         body: "Ledger bugs go to the Ledger Reliability project.".into(),
     };
     assert!(matches!(
-        check(&lossy, &memories, today),
+        verdict(&lossy, &memories, today),
         Err(Refused::MergeLoses { .. })
     ));
-    let not_past = Action::Drop {
-        name: "a".into(),
-        reason: DropReason::Expired(Expiry {
-            date: day("2027-01-01"),
-            evidence: "until 2027-01-01".into(),
-        }),
+    let inventive = Action::Merge {
+        names: names(&memories, &[0, 5]),
+        into: "a".into(),
+        description: "Tickets live in Linear team KES; tickets moved to Jira project KES".into(),
+        body: "Tickets are in Linear, team key KES. Tickets now live in Jira, project KES. \
+               Close stale tickets every Friday."
+            .into(),
     };
     assert!(matches!(
-        check(&not_past, &memories, today),
+        verdict(&inventive, &memories, today),
+        Err(Refused::MergeAdds { .. })
+    ));
+    // Expired: the date must be past, named by the memory, and no later day named.
+    assert_eq!(
+        verdict(&expired_on("freeze", "2026-01-15"), &memories, today),
+        Ok(())
+    );
+    assert!(matches!(
+        verdict(&expired_on("freeze", "2027-01-01"), &memories, today),
         Err(Refused::NotExpired { .. })
     ));
-    let older = Action::Drop {
-        name: "b".into(),
-        reason: DropReason::Superseded {
-            by: "a".into(),
-            stale: Vec::new(),
-            current: Vec::new(),
-        },
-    };
     assert!(matches!(
-        check(&older, &memories, today),
+        verdict(&expired_on("freeze", "2026-01-16"), &memories, today),
+        Err(Refused::DateNotNamed { .. })
+    ));
+    assert!(matches!(
+        verdict(&expired_on("a", "2026-01-15"), &memories, today),
+        Err(Refused::DateNotNamed { .. })
+    ));
+    assert!(matches!(
+        verdict(&expired_on("offsite", "2026-02-10"), &memories, today),
+        Err(Refused::StillToCome { .. })
+    ));
+    // Superseded: by a newer memory on the same subject.
+    assert_eq!(
+        verdict(&superseded_by("a", "tickets-moved"), &memories, today),
+        Ok(())
+    );
+    assert!(matches!(
+        verdict(&superseded_by("b", "a"), &memories, today),
         Err(Refused::NotNewer { .. })
     ));
-    let twice = vec![older.clone(), older];
-    assert_eq!(checked(twice, &memories, today).0.len(), 0);
+    assert!(matches!(
+        verdict(&superseded_by("db", "tickets-moved"), &memories, today),
+        Err(Refused::OtherSubject { .. })
+    ));
+    assert!(matches!(
+        verdict(&superseded_by("b", "nonesuch"), &memories, today),
+        Err(Refused::Unknown(_))
+    ));
+    // A rewrite makes relative dates absolute and changes nothing else.
+    let rewrite = |description: &str, body: &str| Action::Rewrite {
+        name: "demo".into(),
+        description: description.into(),
+        body: body.into(),
+    };
+    assert_eq!(
+        verdict(
+            &rewrite(
+                "Demo 2026-01-08 for the payments team",
+                "Demo of the ledger export on 2026-01-08 for the payments team."
+            ),
+            &memories,
+            today
+        ),
+        Ok(())
+    );
+    assert!(matches!(
+        verdict(
+            &rewrite(
+                "Demo 2026-01-08 for the payments team",
+                "Demo of the ledger export on 2026-01-08 for the payments team; cancel the Friday deploy."
+            ),
+            &memories,
+            today
+        ),
+        Err(Refused::RewriteAdds { .. })
+    ));
+    assert!(matches!(
+        verdict(
+            &rewrite("Demo 2026-01-08", "Demo on 2026-01-08."),
+            &memories,
+            today
+        ),
+        Err(Refused::RewriteLoses { .. })
+    ));
+    let twice = vec![
+        superseded_by("a", "tickets-moved"),
+        superseded_by("a", "tickets-moved"),
+    ];
+    let (kept, refused) = checked(twice, &memories, today);
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        refused,
+        [("dropping a".to_string(), Refused::Twice("a".into()))]
+    );
 }
