@@ -11,6 +11,7 @@ pub mod env;
 pub mod extract;
 pub mod fault;
 pub mod glob;
+pub mod history;
 pub mod hooks;
 pub mod input;
 pub mod js;

@@ -42,6 +42,8 @@ pub enum Error {
     Proposal(#[from] ProposalError),
     #[error(transparent)]
     Consolidate(#[from] ConsolidateError),
+    #[error(transparent)]
+    History(#[from] crate::history::HistoryError),
     /// Auto memory is off; the text names the switch.
     #[error("auto memory is disabled by {0} (team memory too); nothing was changed")]
     Disabled(String),
@@ -91,6 +93,7 @@ impl Error {
             Error::Promote(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Proposal(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Consolidate(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::History(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Store(_)
             | Error::Repo(_)
             | Error::Verify(_)
@@ -98,6 +101,7 @@ impl Error {
             | Error::Promote(_)
             | Error::Proposal(_)
             | Error::Consolidate(_)
+            | Error::History(_)
             | Error::Io { .. } => EXIT_FAILURE,
         }
     }
@@ -117,7 +121,12 @@ impl Error {
             | Error::Inconsistent(_) => {
                 "`memdir doctor --fix` repairs what is safe and says what is left"
             }
-            Error::Repo(RepoError::UnknownRevision(_)) => {
+            Error::History(
+                crate::history::HistoryError::NothingToUndo(_)
+                | crate::history::HistoryError::NothingToRedo,
+            ) => "`memdir op log` lists the operations and which are undone",
+            Error::Repo(RepoError::UnknownRevision(_))
+            | Error::History(crate::history::HistoryError::Repo(RepoError::UnknownRevision(_))) => {
                 "`memdir log` lists the commits; a revision is HEAD~N, an id or a prefix of one"
             }
             Error::Path(_) | Error::Env(_) => {

@@ -1,8 +1,13 @@
-//! `memdir log`: the memory dir's history, newest first (DESIGN §4).
+//! `memdir log`: the memory dir's history, newest first, every parent followed so that merged
+//! work (a teammate's, another machine's) shows with its author (DESIGN §4, §14).
 
 use crate::Error;
 use crate::cli::{Ctx, Output, short};
 use crate::memory::age::{format_time, parse_since};
+use crate::memory::diff::{changes, files_at};
+use crate::repo::history_cache::first_parents;
+use crate::repo::message::author_name;
+use crate::repo::{HistoryEntry, MemoryRepo};
 
 /// Show the history of every memory, or of one.
 #[derive(Debug, clap::Args)]
@@ -18,7 +23,23 @@ pub struct LogArgs {
     /// Only commits made for this Claude Code session.
     #[arg(long)]
     pub session: Option<String>,
-    /// Print JSON: an array of {commit, op, type, name, session, time}.
+    /// Only commits whose author (`Name <email>`) holds this text, in any case.
+    #[arg(long, value_name = "TEXT")]
+    pub author: Option<String>,
+    /// At most this many commits (the newest).
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub limit: Option<usize>,
+    /// One short line per commit: its id and subject.
+    #[arg(long, conflicts_with = "json")]
+    pub oneline: bool,
+    /// Show each commit's change as unified diffs (a merge's against its first parent).
+    #[arg(short = 'p', long = "patch")]
+    pub patch: bool,
+    /// Only the commits made on this branch: a merge stands for what it brought in.
+    #[arg(long)]
+    pub first_parent: bool,
+    /// Print JSON: an array of {commit, op, type, name, session, time, author, parents} (with
+    /// -p, each with its diffs: [{file, status, diff}]).
     #[arg(long)]
     pub json: bool,
 }
@@ -36,7 +57,24 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
         })
         .transpose()?;
     let resolved = ctx.resolve(output)?;
-    let history = crate::repo::history_of(resolved.dir())?;
+    let repo = if crate::repo::has_repository(resolved.dir())? {
+        Some(MemoryRepo::open(resolved.dir())?)
+    } else {
+        None
+    };
+    let history: Vec<HistoryEntry> = match &repo {
+        None => Vec::new(),
+        Some(repo) if args.first_parent => match repo.head_commit()? {
+            Some(head) => first_parents(&repo.history_records()?, head)
+                .into_iter()
+                .rev()
+                .map(|r| r.entry())
+                .collect(),
+            None => Vec::new(),
+        },
+        Some(repo) => repo.history()?,
+    };
+    let author = args.author.as_deref().map(str::to_lowercase);
     let rows: Vec<_> = history
         .iter()
         .map(|e| (e, e.op_type_name()))
@@ -53,36 +91,67 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
                     .session
                     .as_ref()
                     .is_none_or(|s| e.trailer("Session") == Some(s.as_str()))
+                && author
+                    .as_ref()
+                    .is_none_or(|a| e.author.to_lowercase().contains(a.as_str()))
         })
+        .take(args.limit.unwrap_or(usize::MAX))
         .collect();
+    let diffs = |e: &HistoryEntry| -> Result<Vec<(String, &'static str, String)>, Error> {
+        let Some(repo) = &repo else {
+            return Ok(Vec::new());
+        };
+        let before = files_at(repo, e.parents.first().copied())?;
+        Ok(changes(&before, &files_at(repo, Some(e.commit))?))
+    };
     if args.json {
-        let values = rows
-            .iter()
-            .map(|(e, parsed)| {
-                serde_json::json!({
-                    "commit": e.commit.to_string(),
-                    "op": e.trailer("Op").or(parsed.map(|p| p.0)),
-                    "type": parsed.map(|p| p.1),
-                    "name": parsed.map(|p| p.2),
-                    "session": e.trailer("Session"),
-                    "time": format_time(e.time),
-                })
-            })
-            .collect();
+        let mut values = Vec::with_capacity(rows.len());
+        for (e, parsed) in &rows {
+            let mut value = serde_json::json!({
+                "commit": e.commit.to_string(),
+                "op": e.trailer("Op").or(parsed.map(|p| p.0)),
+                "type": parsed.map(|p| p.1),
+                "name": parsed.map(|p| p.2),
+                "session": e.trailer("Session"),
+                "time": format_time(e.time),
+                "author": e.author,
+                "parents": e.parents.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            });
+            if args.patch {
+                value["diffs"] = diffs(e)?
+                    .into_iter()
+                    .map(|(file, status, diff)| {
+                        serde_json::json!({"file": file, "status": status, "diff": diff})
+                    })
+                    .collect();
+            }
+            values.push(value);
+        }
         return output.json(&serde_json::Value::Array(values));
     }
     let mut text = String::new();
     for (e, _) in &rows {
-        text.push_str(&format!(
-            "{} {} {}",
-            short(&e.commit),
-            format_time(e.time),
-            e.subject
-        ));
-        if let Some(session) = e.trailer("Session") {
-            text.push_str(&format!("  [session {session}]"));
+        if args.oneline {
+            text.push_str(&format!("{} {}", short(&e.commit), e.subject));
+        } else {
+            text.push_str(&format!(
+                "{} {} {}  by {}",
+                short(&e.commit),
+                format_time(e.time),
+                e.subject,
+                author_name(&e.author)
+            ));
+            if let Some(session) = e.trailer("Session") {
+                text.push_str(&format!("  [session {session}]"));
+            }
         }
         text.push('\n');
+        if args.patch {
+            for (_, _, diff) in diffs(e)? {
+                text.push_str(&diff);
+            }
+            text.push('\n');
+        }
     }
     output.data(&text)
 }

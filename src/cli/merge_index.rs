@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
+use crate::memory::merge::merge_index;
 use crate::paths::absolute_from;
-use crate::team::merge::merge_index;
 
 /// Merge three versions of MEMORY.md as a union of entries (git's merge-driver protocol).
 ///

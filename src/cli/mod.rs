@@ -28,12 +28,14 @@ pub mod log;
 pub mod man;
 pub mod mcp;
 pub mod merge_index;
+pub mod op;
 pub mod pack;
 pub mod path;
 pub mod promote;
 pub mod proposals;
 pub mod recall;
 pub mod restore;
+pub mod revert;
 pub mod review;
 pub mod rm;
 pub mod rollback;
@@ -42,6 +44,7 @@ pub mod search;
 pub mod show;
 pub mod snapshot;
 pub mod team;
+pub mod undo;
 pub mod verify;
 
 /// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
@@ -100,7 +103,10 @@ pub enum Command {
     Doctor(doctor::DoctorArgs),
     Pack(pack::PackArgs),
     Rollback(rollback::RollbackArgs),
-    Undo(rollback::UndoArgs),
+    Undo(undo::UndoArgs),
+    Redo(undo::RedoArgs),
+    Revert(revert::RevertArgs),
+    Op(op::OpArgs),
     Restore(restore::RestoreArgs),
     Extract(extract::ExtractArgs),
     Hooks(hooks::HooksArgs),
@@ -141,6 +147,12 @@ impl Cli {
             Command::Proposals(a) => a.json,
             Command::Consolidate(a) => a.json,
             Command::Search(a) => a.json,
+            Command::Rollback(a) => a.json,
+            Command::Undo(a) => a.json,
+            Command::Redo(a) => a.json,
+            Command::Revert(a) => a.json,
+            Command::Restore(a) => a.json,
+            Command::Op(a) => a.wants_json(),
             Command::Recall(a) => a.json,
             Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
@@ -148,9 +160,6 @@ impl Cli {
             Command::Init(_)
             | Command::Save(_)
             | Command::Rm(_)
-            | Command::Rollback(_)
-            | Command::Undo(_)
-            | Command::Restore(_)
             | Command::MergeIndex(_)
             | Command::Completions(_)
             | Command::Man(_) => false,
@@ -485,7 +494,10 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Doctor(args) => doctor::run(&ctx, args, output),
         Command::Pack(args) => pack::run(&ctx, args, output),
         Command::Rollback(args) => rollback::run(&ctx, args, output),
-        Command::Undo(args) => rollback::run_undo(&ctx, args, output),
+        Command::Undo(args) => undo::run(&ctx, args, output),
+        Command::Redo(args) => undo::run_redo(&ctx, args, output),
+        Command::Revert(args) => revert::run(&ctx, args, output),
+        Command::Op(args) => op::run(&ctx, args, output),
         Command::Restore(args) => restore::run(&ctx, args, output),
         Command::Extract(args) => extract::run(&ctx, args, output),
         Command::Hooks(args) => hooks::run(&ctx, args, output),

@@ -1,19 +1,23 @@
-//! `memdir restore NAME [--at REV]`: bring a deleted memory back from history (DESIGN §4).
+//! `memdir restore NAME [--at REV]`: bring a memory back as history holds it (DESIGN §4).
 
 use crate::Error;
-use crate::cli::{Ctx, Output, validate_session};
+use crate::cli::{Ctx, Output, short, validate_session};
 
-/// Bring back a deleted memory and its index line, as they were just before it was deleted.
+/// Bring back a memory and its index line: a deleted one as it was just before it was
+/// deleted, or any memory as it was in the commit `--at` names.
 #[derive(Debug, clap::Args)]
 pub struct RestoreArgs {
     /// The memory's name.
     pub name: String,
-    /// Restore it as it was in this commit instead.
+    /// Restore it as it was in this commit instead (also a memory that exists).
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
+    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], source, …}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(ctx: &Ctx, args: &RestoreArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -26,6 +30,11 @@ pub fn run(ctx: &Ctx, args: &RestoreArgs, output: &mut Output<'_>) -> Result<(),
         .as_deref()
         .map(|rev| store.repo.resolve_commit(rev))
         .transpose()?;
-    let went = store.restore(&args.name, at, session)?;
-    crate::cli::rollback::report(output, &went, &format!("restored {}", args.name))
+    let went = crate::history::rollback::restore(&mut store, &args.name, at, session)?;
+    let headline = match at {
+        Some(at) => format!("restored {} as of {}", args.name, short(&at)),
+        None => format!("restored {}", args.name),
+    };
+    let extra = serde_json::json!({"name": args.name, "source": at.map(|at| at.to_string())});
+    crate::cli::rollback::report(output, &store.repo, &went, &headline, args.json, extra)
 }

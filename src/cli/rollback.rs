@@ -1,8 +1,12 @@
-//! `memdir rollback REV` and `memdir undo`: go back without rewriting history (DESIGN §4).
+//! `memdir rollback REV`: go back to an earlier commit's files without rewriting history
+//! (DESIGN §4); and the report every command that goes back prints (§14): what it adopted, each
+//! memory it added, changed and removed, the versions it kept both of, and its commit.
 
 use crate::Error;
 use crate::cli::{Ctx, Output, short, validate_session};
-use crate::memory::history::WentBack;
+use crate::history::WentBack;
+use crate::memory::age::format_time;
+use crate::repo::MemoryRepo;
 
 /// Make a new commit whose files are exactly those of an earlier commit.
 #[derive(Debug, clap::Args)]
@@ -12,40 +16,85 @@ pub struct RollbackArgs {
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
-}
-
-/// Roll back the newest memdir commit (refused when it is not memdir's, or when changes are
-/// pending).
-#[derive(Debug, clap::Args)]
-pub struct UndoArgs {
-    /// The Claude Code session asking for it (a commit trailer).
+    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], …}.
     #[arg(long)]
-    pub session: Option<String>,
+    pub json: bool,
 }
 
 pub fn run(ctx: &Ctx, args: &RollbackArgs, output: &mut Output<'_>) -> Result<(), Error> {
     let session = validate_session(args.session.as_deref())?;
     let mut store = ctx.open_for_write(output)?;
     let target = store.repo.resolve_commit(&args.rev)?;
-    let went = store.rollback(target, session)?;
-    report(output, &went, &format!("rolled back to {}", short(&target)))
+    let went = crate::history::rollback::rollback(&mut store, target, session)?;
+    let extra = serde_json::json!({"target": target.to_string()});
+    let headline = format!("rolled back to {}", short(&target));
+    report(output, &store.repo, &went, &headline, args.json, extra)
 }
 
-pub fn run_undo(ctx: &Ctx, args: &UndoArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let session = validate_session(args.session.as_deref())?;
-    let mut store = ctx.open_for_write(output)?;
-    let went = store.undo(session)?;
-    report(output, &went, "undone")
-}
-
-/// Tell what happened: the adoption first, then the new commit (or that nothing changed).
-pub fn report(output: &mut Output<'_>, went: &WentBack, done: &str) -> Result<(), Error> {
-    output.adoption(&went.adoption)?;
-    match went.commit {
-        Some(id) => {
-            output.info(done)?;
-            output.detail(&format!("commit {}", short(&id)))
+/// Tell what happened: the adoption first, then the headline, each memory changed and the new
+/// commit (or that nothing changed). With `json`, one object: `commit`, `time` and `author` of
+/// the new commit, `memories` ({name, type, file, change}), `index_changed`, `conflicts`
+/// ({file, kept_as}), `adopted` ({commit, subject}), and the fields of `extra`.
+pub fn report(
+    output: &mut Output<'_>,
+    repo: &MemoryRepo,
+    went: &WentBack,
+    headline: &str,
+    json: bool,
+    extra: serde_json::Value,
+) -> Result<(), Error> {
+    if json {
+        let entry = went.commit.map(|id| repo.history_entry(id)).transpose()?;
+        let mut value = serde_json::json!({
+            "commit": went.commit.map(|id| id.to_string()),
+            "time": entry.as_ref().map(|e| format_time(e.time)),
+            "author": entry.as_ref().map(|e| e.author.clone()),
+            "memories": went.changes.iter().map(|c| serde_json::json!({
+                "name": c.name,
+                "type": c.memory_type,
+                "file": c.file,
+                "change": c.change.as_str(),
+            })).collect::<Vec<_>>(),
+            "index_changed": went.index_changed,
+            "conflicts": went.conflicts.iter().map(|c| serde_json::json!({
+                "file": c.file,
+                "kept_as": c.kept_as,
+            })).collect::<Vec<_>>(),
+            "adopted": went.adoption.commits.iter().map(|(id, subject)| serde_json::json!({
+                "commit": id.to_string(),
+                "subject": subject,
+            })).collect::<Vec<_>>(),
+        });
+        if let (Some(object), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
+            object.extend(extra);
         }
-        None => output.info("nothing to change: the memory dir already holds that"),
+        return output.json(&value);
     }
+    output.adoption(&went.adoption)?;
+    let Some(id) = went.commit else {
+        return output.info("nothing to change: the memory dir already holds that");
+    };
+    output.info(headline)?;
+    for change in &went.changes {
+        output.info(&format!(
+            "  {:<8} {} ({})",
+            change.change.as_str(),
+            change.file,
+            change.memory_type.as_deref().unwrap_or("untyped")
+        ))?;
+    }
+    if went.changes.is_empty() {
+        output.info(if went.index_changed {
+            "  changed  MEMORY.md (no memory changed)"
+        } else {
+            "  no file changed: what it takes back was changed since"
+        })?;
+    }
+    for conflict in &went.conflicts {
+        output.info(&format!(
+            "  kept both versions of {}: it was changed since; the one taken back to is {}",
+            conflict.file, conflict.kept_as
+        ))?;
+    }
+    output.info(&format!("commit {}", short(&id)))
 }

@@ -13,7 +13,8 @@ pub struct ShowArgs {
     /// Show it as it was in this commit (`HEAD~3`, a commit id) instead of as it is now.
     #[arg(long, value_name = "REV")]
     pub at: Option<String>,
-    /// Print JSON: {name, type, description, title, file, body}.
+    /// Print JSON: {name, type, description, title, file, body, saved} (`saved`: when history
+    /// last changed it, merged work included; null with --at).
     #[arg(long)]
     pub json: bool,
 }
@@ -30,6 +31,13 @@ pub fn run(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Er
     if args.json {
         let mut value = memory.to_json();
         value["body"] = serde_json::Value::String(topic.body);
+        let saved = match args.at {
+            Some(_) => None,
+            None => crate::memory::age::last_saved(&crate::repo::history_of(resolved.dir())?)
+                .get(&memory.name)
+                .map(|time| crate::memory::age::format_time(*time)),
+        };
+        value["saved"] = saved.into();
         return output.json(&value);
     }
     output.data(&text)

@@ -583,6 +583,13 @@ pub fn run(job: &Job) -> Result<Report, ExtractError> {
         ));
         return Ok(report);
     } else if !range.turns.is_empty() {
+        // The run's saves and removals are one operation: `undo` takes the whole run back.
+        let _operation = crate::repo::operation::begin(
+            &job.memory_dir,
+            "extract",
+            &format!("session {}", job.session),
+            session,
+        );
         report.outcomes = match &job.extractor {
             Extractor::Builtin => {
                 let existing = existing_memories(&job.memory_dir)?;

@@ -33,10 +33,7 @@ pub fn format_age(seconds: i64, now: i64) -> String {
 pub fn last_saved(history: &[HistoryEntry]) -> std::collections::HashMap<String, (i64, i32)> {
     let mut out = std::collections::HashMap::new();
     for entry in history {
-        if let Some((_, kind, name)) = entry.op_type_name()
-            && kind != "index"
-            && kind != "commit"
-        {
+        if let Some((_, _, name)) = entry.memory_subject() {
             out.entry(name.to_string()).or_insert(entry.time);
         }
     }

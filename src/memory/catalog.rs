@@ -97,7 +97,10 @@ pub fn read_index_lossy(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<S
         Err(e) => {
             problems.push(FileProblem {
                 file: INDEX_FILE.to_string(),
-                problem: "it is not valid UTF-8 (read with the bad bytes replaced; memdir doctor --fix repairs it)".into(),
+                problem: format!(
+                    "it is not valid UTF-8 at line {} (read with the bad bytes replaced; memdir never rewrites what it cannot read: fix that line by hand)",
+                    crate::memory::store::not_utf8_line(e.as_bytes())
+                ),
             });
             String::from_utf8_lossy(e.as_bytes()).into_owned()
         }
@@ -336,9 +339,9 @@ pub struct PastVersion {
     pub deleted: bool,
 }
 
-/// Every version of a topic file in the first-parent history of `dir` that HEAD's tree does not
-/// hold, newest first, each at the newest commit holding it. A version over the size cap of a
-/// topic file, or that does not parse, is left out.
+/// Every version of a topic file in the history of `dir` (merged work too) that HEAD's tree does
+/// not hold, newest first, each at the newest commit holding it. A version over the size cap of
+/// a topic file, or that does not parse, is left out.
 pub fn past_versions(dir: &Path) -> Result<Vec<PastVersion>, StoreError> {
     if !crate::repo::has_repository(dir)? {
         return Ok(Vec::new());
@@ -388,4 +391,38 @@ pub fn past_versions(dir: &Path) -> Result<Vec<PastVersion>, StoreError> {
         }
     }
     Ok(out)
+}
+
+/// The newest commit that holds the topic file `file`: HEAD, else the newest commit of
+/// `history` (newest first) whose subject names that memory and whose tree has the file. Only
+/// commits memdir described are looked at, one tree each: a walk of every tree would cost
+/// seconds on a long history.
+pub fn last_version_of(
+    repo: &crate::repo::MemoryRepo,
+    history: &[crate::repo::HistoryEntry],
+    file: &str,
+) -> Result<Option<gix::ObjectId>, crate::repo::RepoError> {
+    let holds = |commit: gix::ObjectId| -> Result<bool, crate::repo::RepoError> {
+        Ok(repo
+            .commit_tree(commit)?
+            .get(file.as_bytes())
+            .is_some_and(|(kind, _)| {
+                matches!(
+                    kind,
+                    gix::objs::tree::EntryKind::Blob | gix::objs::tree::EntryKind::BlobExecutable
+                )
+            }))
+    };
+    if let Some(head) = repo.head_commit()?
+        && holds(head)?
+    {
+        return Ok(Some(head));
+    }
+    let name = file.trim_end_matches(".md");
+    for entry in history {
+        if entry.memory_subject().is_some_and(|(_, _, n)| n == name) && holds(entry.commit)? {
+            return Ok(Some(entry.commit));
+        }
+    }
+    Ok(None)
 }

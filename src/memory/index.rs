@@ -185,6 +185,34 @@ impl Index {
         self.lines = out;
     }
 
+    /// Put `line` where the entry for its file stands, or, when there is none, where it stood in
+    /// `old` (an earlier version of this index): after the nearest entry before it there that is
+    /// here too, else before the nearest after it, else at the end.
+    pub fn place(&mut self, line: &IndexLine, old: &Index) {
+        let file = line.file_name();
+        if self.entry_for(file).is_some() {
+            return self.upsert(line);
+        }
+        let here: std::collections::HashMap<String, usize> = self
+            .entries()
+            .map(|(n, e)| (e.file_name().to_string(), n))
+            .collect();
+        let old_files: Vec<String> = old
+            .entries()
+            .map(|(_, e)| e.file_name().to_string())
+            .collect();
+        let Some(at) = old_files.iter().position(|f| f == file) else {
+            return self.upsert(line);
+        };
+        let before = old_files[..at].iter().rev().find_map(|f| here.get(f));
+        let after = old_files[at + 1..].iter().find_map(|f| here.get(f));
+        match (before, after) {
+            (Some(&n), _) => self.lines.insert(n + 1, line.render()),
+            (None, Some(&n)) => self.lines.insert(n, line.render()),
+            (None, None) => self.upsert(line),
+        }
+    }
+
     /// Remove every entry that links to `file`; tells whether there was one.
     pub fn remove(&mut self, file: &str) -> bool {
         let before = self.lines.len();
@@ -263,6 +291,27 @@ mod tests {
         assert!(index.remove("b.md"));
         assert!(!index.remove("b.md"));
         assert_eq!(index.entries().count(), 2);
+    }
+
+    #[test]
+    fn a_line_is_placed_back_where_it_stood() {
+        let old = Index::parse("# I\n- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n");
+        let line = |f: &str| IndexLine::parse(&format!("- [X]({f}) — x")).expect("line");
+        let mut index = Index::parse("# I\n- [A](a.md) — a\n- [C](c.md) — c\n- [D](d.md) — d\n");
+        index.place(&line("b.md"), &old);
+        assert_eq!(
+            index.render(),
+            "# I\n- [A](a.md) — a\n- [X](b.md) — x\n- [C](c.md) — c\n- [D](d.md) — d\n"
+        );
+        // Its neighbour before is gone: before the one after it.
+        let mut index = Index::parse("# I\n- [C](c.md) — c\n");
+        index.place(&line("b.md"), &old);
+        assert_eq!(index.render(), "# I\n- [X](b.md) — x\n- [C](c.md) — c\n");
+        // Already there: replaced in place; never there: appended.
+        index.place(&line("c.md"), &old);
+        assert_eq!(index.render(), "# I\n- [X](b.md) — x\n- [X](c.md) — x\n");
+        index.place(&line("z.md"), &old);
+        assert!(index.render().ends_with("- [X](z.md) — x\n"));
     }
 
     proptest! {

@@ -1,15 +1,18 @@
-//! The history cache (issue 16): the memory dir's first-parent history, oldest first, one line a
-//! commit, in `.git/memdir/history`; `log`, `list`'s ages and `doctor` read this one file instead
-//! of every commit object.
+//! The history cache (issues 16, 28): every commit HEAD reaches, all parents followed, oldest
+//! first (each after its parents), one line a commit, in `.git/memdir/history`; `log`, the
+//! operation log, `list`'s ages and `doctor` read this one file instead of every commit object.
 //!
-//! It is a cache, never the truth. Each line names its commit and that commit's parent, and a
-//! line that does not follow the one before it ends what is trusted; the last trusted line must
-//! be HEAD, or the commits after it are walked (only those) and the file rewritten. So it is
-//! right after a save, an adoption, a rollback or a sync (new commits on top), after a history
-//! someone rewrote with git (the walk finds where the two meet), and when it is missing or torn
-//! (rebuilt). Each commit memdir makes appends its own line, so the next read walks nothing.
+//! It is a cache, never the truth. Each line names its commit, that commit's parents, its time,
+//! author and message; a line naming a parent no line before it names ends what is trusted. The
+//! trusted lines are filtered to what HEAD reaches, and when HEAD is not among them the commits
+//! it reaches that the file lacks are walked (only those: a walk stops at a commit the file
+//! has) and the file rewritten. So it is right after a save, an adoption, a rollback or a sync
+//! (new commits on top, a teammate's merged in), after a history someone rewrote with git, and
+//! when it is missing, torn or of an older format (rebuilt). Each commit memdir makes appends its
+//! own line, so the next read walks nothing; a merge whose other side the file lacks is not
+//! trusted, and the next read walks that side once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -18,9 +21,9 @@ use gix::ObjectId;
 use super::message::{HistoryEntry, parse_message};
 use crate::input::Follow;
 
-const HEADER: &str = "memdir history cache 1\n";
+const HEADER: &str = "memdir history cache 2\n";
 
-/// The most the file is read: about 400,000 commits of memdir's (a line is about 160 bytes);
+/// The most the file is read: about 300,000 commits of memdir's (a line is about 200 bytes);
 /// a larger file (planted, or a history that long) is not read, and history is walked.
 const MAX_BYTES: u64 = 64 << 20;
 
@@ -33,66 +36,91 @@ fn path(git_dir: &Path) -> PathBuf {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     pub commit: ObjectId,
-    pub parent: Option<ObjectId>,
+    /// In the commit's order: the first is the branch it was made on.
+    pub parents: Vec<ObjectId>,
     /// Seconds since the epoch and the committer's UTC offset in seconds.
     pub time: (i64, i32),
+    /// `Name <email>`, as git shows an author.
+    pub author: String,
     pub message: String,
+}
+
+/// `text` on one line without tabs: backslash, newline and tab escaped.
+fn escape(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// What [`escape`] wrote, back; `None` for an escape it never writes.
+fn unescape(mut rest: &str) -> Option<String> {
+    let mut out = String::with_capacity(rest.len());
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        out.push(match rest.as_bytes().get(at + 1)? {
+            b'n' => '\n',
+            b't' => '\t',
+            b'\\' => '\\',
+            _ => return None,
+        });
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 impl Record {
     pub fn entry(&self) -> HistoryEntry {
-        parse_message(self.commit, &self.message, self.time)
+        let mut entry = parse_message(self.commit, &self.message, self.time);
+        entry.parents.clone_from(&self.parents);
+        entry.author.clone_from(&self.author);
+        entry
     }
 
     fn line(&self) -> String {
-        let parent = self
-            .parent
-            .map_or_else(|| "-".to_string(), |p| p.to_string());
-        let mut message = String::with_capacity(self.message.len());
-        for c in self.message.chars() {
-            match c {
-                '\\' => message.push_str("\\\\"),
-                '\n' => message.push_str("\\n"),
-                c => message.push(c),
-            }
-        }
-        format!(
-            "{} {parent} {} {} {message}\n",
-            self.commit, self.time.0, self.time.1
-        )
+        let parents = if self.parents.is_empty() {
+            "-".to_string()
+        } else {
+            let ids: Vec<String> = self.parents.iter().map(ObjectId::to_string).collect();
+            ids.join(",")
+        };
+        let mut line = format!("{} {parents} {} {} ", self.commit, self.time.0, self.time.1);
+        escape(&self.author, &mut line);
+        line.push('\t');
+        escape(&self.message, &mut line);
+        line.push('\n');
+        line
     }
 
     fn parse(line: &str) -> Option<Record> {
         let mut fields = line.splitn(5, ' ');
         let commit = ObjectId::from_hex(fields.next()?.as_bytes()).ok()?;
-        let parent = match fields.next()? {
-            "-" => None,
-            hex => Some(ObjectId::from_hex(hex.as_bytes()).ok()?),
+        let parents = match fields.next()? {
+            "-" => Vec::new(),
+            hexes => hexes
+                .split(',')
+                .map(|hex| ObjectId::from_hex(hex.as_bytes()).ok())
+                .collect::<Option<Vec<_>>>()?,
         };
         let time = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
-        let mut rest = fields.next()?;
-        let mut message = String::with_capacity(rest.len());
-        while let Some(at) = rest.find('\\') {
-            message.push_str(&rest[..at]);
-            message.push(match rest.as_bytes().get(at + 1)? {
-                b'n' => '\n',
-                b'\\' => '\\',
-                _ => return None,
-            });
-            rest = &rest[at + 2..];
-        }
-        message.push_str(rest);
+        let (author, message) = fields.next()?.split_once('\t')?;
         Some(Record {
             commit,
-            parent,
+            parents,
             time,
-            message,
+            author: unescape(author)?,
+            message: unescape(message)?,
         })
     }
 }
 
-/// The records the file holds that can be trusted: from the root, each the parent of the next.
-/// A missing, foreign or torn file gives what it held up to the fault (perhaps nothing).
+/// The records the file holds that can be trusted: each after every parent it names. A
+/// missing, foreign or torn file gives what it held up to the fault (perhaps nothing).
 pub fn read(git_dir: &Path) -> Vec<Record> {
     // Never through a symlink, and never more than the cap: anything else is rebuilt.
     let read = crate::input::read_regular_with(&path(git_dir), MAX_BYTES, Follow::No);
@@ -103,11 +131,12 @@ pub fn read(git_dir: &Path) -> Vec<Record> {
         return Vec::new();
     };
     let mut records: Vec<Record> = Vec::new();
+    let mut seen: HashSet<ObjectId> = HashSet::new();
     for line in body.split_inclusive('\n') {
         let Some(record) = line.strip_suffix('\n').and_then(Record::parse) else {
             break;
         };
-        if record.parent != records.last().map(|r| r.commit) {
+        if !record.parents.iter().all(|p| seen.contains(p)) || !seen.insert(record.commit) {
             break;
         }
         records.push(record);
@@ -115,44 +144,94 @@ pub fn read(git_dir: &Path) -> Vec<Record> {
     records
 }
 
-/// The whole history to `head`, oldest first: the trusted records up to where `head`'s history
-/// meets them, then the commits after that, read by `record_of` (a commit and its first
-/// parent). The file is rewritten when that changed anything (best effort: a read-only store is
-/// still read right).
+/// The whole history of `head`, oldest first, each commit after its parents: the trusted
+/// records `head` reaches, then the commits it reaches that they lack, read by `record_of`.
+/// The file is rewritten when that changed anything (best effort: a read-only store is still
+/// read right).
 pub fn up_to<E>(
     git_dir: &Path,
     head: ObjectId,
     mut record_of: impl FnMut(ObjectId) -> Result<Record, E>,
 ) -> Result<Vec<Record>, E> {
     let mut records = read(git_dir);
-    if records.last().is_some_and(|r| r.commit == head) {
-        return Ok(records);
-    }
     let known: HashMap<ObjectId, usize> = records
         .iter()
         .enumerate()
         .map(|(n, r)| (r.commit, n))
         .collect();
-    let (mut newer, mut next, mut keep) = (Vec::new(), Some(head), 0);
-    while let Some(id) = next {
-        if let Some(&n) = known.get(&id) {
-            keep = n + 1;
-            break;
-        }
-        let record = record_of(id)?;
-        next = record.parent;
-        newer.push(record);
+    // What the file lacks, each after its parents: a depth-first walk from HEAD that stops at
+    // what the file has, each commit taken once all its parents are.
+    let mut newer: Vec<Record> = Vec::new();
+    let mut walked: HashSet<ObjectId> = HashSet::new();
+    let mut pending: Vec<(ObjectId, Option<Record>)> = Vec::new();
+    if !known.contains_key(&head) {
+        pending.push((head, None));
     }
-    records.truncate(keep);
-    records.extend(newer.into_iter().rev());
-    let mut text = String::from(HEADER);
-    text.extend(records.iter().map(Record::line));
-    let _ = crate::atomic::replace(&path(git_dir), text.as_bytes());
+    while let Some((id, read)) = pending.pop() {
+        match read {
+            Some(record) => newer.push(record),
+            None if walked.insert(id) => {
+                let record = record_of(id)?;
+                let parents: Vec<ObjectId> = record.parents.clone();
+                pending.push((id, Some(record)));
+                for parent in parents.into_iter().rev() {
+                    if !known.contains_key(&parent) && !walked.contains(&parent) {
+                        pending.push((parent, None));
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    let nothing_walked = newer.is_empty();
+    records.extend(newer);
+    // Only what HEAD reaches: a history reset with git leaves records nothing reaches.
+    let at: HashMap<ObjectId, usize> = records
+        .iter()
+        .enumerate()
+        .map(|(n, r)| (r.commit, n))
+        .collect();
+    let mut reached = vec![false; records.len()];
+    let mut next = vec![head];
+    while let Some(id) = next.pop() {
+        if let Some(&n) = at.get(&id)
+            && !std::mem::replace(&mut reached[n], true)
+        {
+            next.extend(records[n].parents.iter().copied());
+        }
+    }
+    let all_reached = reached.iter().all(|r| *r);
+    if !all_reached {
+        let mut n = 0;
+        records.retain(|_| {
+            n += 1;
+            reached[n - 1]
+        });
+    }
+    if !nothing_walked || !all_reached {
+        let mut text = String::from(HEADER);
+        text.extend(records.iter().map(Record::line));
+        let _ = crate::atomic::replace(&path(git_dir), text.as_bytes());
+    }
     Ok(records)
 }
 
+/// The first-parent line of `records` (as [`up_to`] returns them) from `head`, oldest first:
+/// the commits made on this branch, a merge standing for everything it brought in.
+pub fn first_parents(records: &[Record], head: ObjectId) -> Vec<&Record> {
+    let at: HashMap<ObjectId, &Record> = records.iter().map(|r| (r.commit, r)).collect();
+    let mut line = Vec::new();
+    let mut next = Some(head);
+    while let Some(record) = next.and_then(|id| at.get(&id)) {
+        line.push(*record);
+        next = record.parents.first().copied();
+    }
+    line.reverse();
+    line
+}
+
 /// Add the commit just made to the file, when there is one (a read makes it). Best effort: a
-/// line that does not follow the file's last is not trusted, and the next read walks instead.
+/// line naming a parent the file lacks is not trusted, and the next read walks instead.
 pub fn append(git_dir: &Path, record: &Record) {
     if let Ok(mut file) = crate::input::open_append(&path(git_dir), false) {
         let _ = file.write_all(record.line().as_bytes());
@@ -167,25 +246,31 @@ mod tests {
         ObjectId::from_bytes_or_panic(&[n; 20])
     }
 
-    fn record(n: u8, parent: Option<u8>, message: &str) -> Record {
+    fn record(n: u8, parents: &[u8], message: &str) -> Record {
         Record {
             commit: id(n),
-            parent: parent.map(id),
+            parents: parents.iter().copied().map(id).collect(),
             time: (1_800_000_000 + i64::from(n), -3600),
+            author: format!("Mate {n} <mate{n}@example.com>"),
             message: message.to_string(),
         }
     }
 
     #[test]
     fn a_line_reads_back_as_it_was_written() {
-        let r = record(
-            1,
-            Some(2),
-            "save(user): a\\b\n\nbody \\n\tx\n\nMemdir-Op: save\n",
-        );
+        let r = Record {
+            author: "A \\ tab\there <a@x>".into(),
+            ..record(
+                1,
+                &[2, 3],
+                "save(user): a\\b\n\nbody \\n\tx\n\nMemdir-Op: save\n",
+            )
+        };
         let line = r.line();
         assert_eq!(line.matches('\n').count(), 1);
+        assert_eq!(line.matches('\t').count(), 1);
         assert_eq!(Record::parse(line.trim_end_matches('\n')), Some(r));
+        assert_eq!(record(4, &[], "root").line().split(' ').nth(1), Some("-"));
     }
 
     #[test]
@@ -193,9 +278,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let git_dir = dir.path();
         let chain = [
-            record(1, None, "one"),
-            record(2, Some(1), "two"),
-            record(3, Some(2), "three"),
+            record(1, &[], "one"),
+            record(2, &[1], "two"),
+            record(3, &[2], "three"),
         ];
         let by_id = |wanted: ObjectId| -> Result<Record, ()> {
             chain.iter().find(|r| r.commit == wanted).cloned().ok_or(())
@@ -209,18 +294,19 @@ mod tests {
         assert_eq!(walked, [id(3), id(2), id(1)]);
 
         // Fresh: nothing walked. One appended commit: nothing walked either.
-        let next = record(4, Some(3), "four");
+        let next = record(4, &[3], "four");
         append(git_dir, &next);
         let all = up_to(git_dir, id(4), |_| Err(()));
         assert_eq!(all.map(|r| r.len()), Ok(4));
 
-        // A line that does not follow (a commit memdir did not see) is not trusted.
-        append(git_dir, &record(9, Some(7), "stray"));
+        // A line that names a parent the file lacks (a commit memdir did not see) is not
+        // trusted.
+        append(git_dir, &record(9, &[7], "stray"));
         assert_eq!(read(git_dir).len(), 4);
 
         // A torn file is trusted up to the tear.
         let text = std::fs::read_to_string(path(git_dir)).expect("read");
-        let torn = text.len() - record(9, Some(7), "stray").line().len() - 10;
+        let torn = text.len() - record(9, &[7], "stray").line().len() - 10;
         std::fs::write(path(git_dir), &text[..torn]).expect("tear");
         assert_eq!(read(git_dir).len(), 3);
         let mut walked = Vec::new();
@@ -231,5 +317,47 @@ mod tests {
         });
         assert_eq!(all.map(|r| r.len()), Ok(4));
         assert_eq!(walked, [id(4)]);
+    }
+
+    /// A merge's other side is walked once, each commit after its parents, and after a reset
+    /// only what HEAD reaches is history.
+    #[test]
+    fn a_merge_brings_in_its_other_side_and_a_reset_leaves_only_what_head_reaches() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let git_dir = dir.path();
+        // 1 ← 2 (ours) and 1 ← 3 ← 4 (theirs), merged as 5 = (2, 4).
+        let all = [
+            record(1, &[], "root"),
+            record(2, &[1], "ours"),
+            record(3, &[1], "theirs one"),
+            record(4, &[3], "theirs two"),
+            record(5, &[2, 4], "merge"),
+        ];
+        let by_id = |wanted: ObjectId| all.iter().find(|r| r.commit == wanted).cloned().ok_or(());
+        up_to(git_dir, id(2), by_id).expect("ours");
+        // The merge as memdir appends it: its other side is not in the file yet.
+        append(git_dir, &all[4]);
+        assert_eq!(read(git_dir).len(), 2, "the merge line is not trusted");
+        let mut walked = Vec::new();
+        let history = up_to(git_dir, id(5), |c| {
+            walked.push(c);
+            by_id(c)
+        })
+        .expect("merged");
+        assert_eq!(walked, [id(5), id(4), id(3)]);
+        let order: Vec<ObjectId> = history.iter().map(|r| r.commit).collect();
+        assert_eq!(order, [id(1), id(2), id(3), id(4), id(5)]);
+        assert_eq!(read(git_dir).len(), 5, "rewritten");
+        let line: Vec<ObjectId> = first_parents(&history, id(5))
+            .iter()
+            .map(|r| r.commit)
+            .collect();
+        assert_eq!(line, [id(1), id(2), id(5)]);
+
+        // Reset to theirs: what only ours and the merge had is no longer history.
+        let history = up_to(git_dir, id(4), |_| Err(())).expect("reset");
+        let order: Vec<ObjectId> = history.iter().map(|r| r.commit).collect();
+        assert_eq!(order, [id(1), id(3), id(4)]);
+        assert_eq!(read(git_dir).len(), 3);
     }
 }

@@ -14,6 +14,7 @@ use crate::repo::commit::{
 };
 use crate::repo::history_cache;
 use crate::repo::loose::LooseWriter;
+use crate::repo::operation;
 use crate::repo::{
     CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
     is_ancestor, sync_files,
@@ -218,17 +219,21 @@ impl MemoryRepo {
         parents: &[ObjectId],
         message: &str,
     ) -> Result<PreparedCommit, RepoError> {
-        let parent = parents.first().copied();
+        let (message, starts_operation) = operation::stamp(&self.workdir, message);
         let tree_id = self.stage_encoded(&tree_object(tree))?;
         let (commit, committer) =
-            commit_object(&self.repo, tree_id, parents, message).map_err(|e| self.err(e))?;
+            commit_object(&self.repo, tree_id, parents, &message).map_err(|e| self.err(e))?;
+        let author = format!("{} <{}>", commit.author.name, commit.author.email);
         let commit_id = self.stage_encoded(&commit)?;
         let (files_to_sync, objects) = self.take_unhardened();
         Ok(PreparedCommit {
             commit_id,
             tree_id,
-            parent,
+            parents: parents.to_vec(),
             committer,
+            author,
+            message,
+            starts_operation,
             files_to_sync,
             objects,
         })
@@ -242,10 +247,9 @@ impl MemoryRepo {
         &mut self,
         prepared: PreparedCommit,
         tree: &TreeMap,
-        message: &str,
         clean: &CleanFiles<'_>,
     ) -> Result<ObjectId, RepoError> {
-        self.publish_after(prepared, tree, message, clean, || Ok(()))
+        self.publish_after(prepared, tree, clean, || Ok(()))
     }
 
     /// [`MemoryRepo::publish`], once `durable` says the work tree is (the caller's last folder
@@ -255,17 +259,20 @@ impl MemoryRepo {
         &mut self,
         prepared: PreparedCommit,
         tree: &TreeMap,
-        message: &str,
         clean: &CleanFiles<'_>,
         durable: impl FnOnce() -> Result<(), RepoError>,
     ) -> Result<ObjectId, RepoError> {
         let PreparedCommit {
             commit_id,
             tree_id,
-            parent,
+            parents,
             committer,
+            author,
+            message,
+            starts_operation,
             ..
         } = prepared;
+        let parent = parents.first().copied();
         let indexed = self.write_index(tree_id, tree, clean);
         durable()?;
         indexed?;
@@ -276,13 +283,17 @@ impl MemoryRepo {
             if parent.is_none() { " (initial)" } else { "" }
         );
         self.move_head(parent, commit_id, &log, &committer)?;
+        if starts_operation {
+            operation::started(&self.workdir, commit_id);
+        }
         history_cache::append(
             self.git_dir(),
             &history_cache::Record {
                 commit: commit_id,
-                parent,
+                parents,
                 time: (committer.time.seconds, committer.time.offset),
-                message: message.to_string(),
+                author,
+                message,
             },
         );
         Ok(commit_id)
@@ -397,7 +408,7 @@ impl MemoryRepo {
     ) -> Result<ObjectId, RepoError> {
         let prepared = self.prepare_commit(tree, parent, message)?;
         self.harden(&prepared)?;
-        self.publish(prepared, tree, message, clean)
+        self.publish(prepared, tree, clean)
     }
 
     /// Commit `tree` as the merge of `theirs` into `ours` (parents in that order), as
@@ -412,7 +423,7 @@ impl MemoryRepo {
     ) -> Result<ObjectId, RepoError> {
         let prepared = self.prepare_commit_with_parents(tree, &[ours, theirs], message)?;
         self.harden(&prepared)?;
-        self.publish(prepared, tree, message, &CleanFiles::new())
+        self.publish(prepared, tree, &CleanFiles::new())
     }
 
     /// Make a prepared commit's objects durable under their names: their data, then the names.
@@ -512,6 +523,24 @@ impl MemoryRepo {
         Ok(decoded.parents().next())
     }
 
+    /// The newest commit along first parents from HEAD whose tree holds the file `file`.
+    pub fn last_commit_holding(&self, file: &str) -> Result<Option<ObjectId>, RepoError> {
+        let mut next = self.head_commit()?;
+        while let Some(commit) = next {
+            let held = self
+                .commit_tree(commit)?
+                .get(file.as_bytes())
+                .is_some_and(|(kind, _)| {
+                    matches!(kind, EntryKind::Blob | EntryKind::BlobExecutable)
+                });
+            if held {
+                return Ok(Some(commit));
+            }
+            next = self.parent_of(commit)?;
+        }
+        Ok(None)
+    }
+
     /// Every commit any ref or reflog reaches (all parents followed), and their root trees.
     pub fn reachable_commits_and_trees(&self) -> Result<HashSet<ObjectId>, RepoError> {
         let mut tips: Vec<ObjectId> = Vec::new();
@@ -571,18 +600,23 @@ impl MemoryRepo {
         Ok(out)
     }
 
-    /// Commits from HEAD along first parents, newest first (from the history cache, which
-    /// this brings up to date).
+    /// Every commit HEAD reaches, all parents followed, newest first (each before its parents;
+    /// from the history cache, which this brings up to date).
     pub fn history(&self) -> Result<Vec<HistoryEntry>, RepoError> {
-        let Some(head) = self.head_commit()? else {
-            return Ok(Vec::new());
-        };
-        let records = history_cache::up_to(self.git_dir(), head, |id| self.record(id))?;
-        Ok(records
+        Ok(self
+            .history_records()?
             .iter()
             .rev()
             .map(history_cache::Record::entry)
             .collect())
+    }
+
+    /// [`MemoryRepo::history`] as the cache keeps it, oldest first.
+    pub fn history_records(&self) -> Result<Vec<history_cache::Record>, RepoError> {
+        let Some(head) = self.head_commit()? else {
+            return Ok(Vec::new());
+        };
+        history_cache::up_to(self.git_dir(), head, |id| self.record(id))
     }
 
     /// One commit as the history cache keeps it.
@@ -590,10 +624,12 @@ impl MemoryRepo {
         let commit = self.repo.find_commit(id).map_err(|e| self.err(e))?;
         let decoded = commit.decode().map_err(|e| self.err(e))?;
         let time = decoded.time().map_err(|e| self.err(e))?;
+        let author = decoded.author().map_err(|e| self.err(e))?;
         Ok(history_cache::Record {
             commit: id,
-            parent: decoded.parents().next(),
+            parents: decoded.parents().collect(),
             time: (time.seconds, time.offset),
+            author: format!("{} <{}>", author.name, author.email),
             message: decoded.message.to_str_lossy().into_owned(),
         })
     }
@@ -613,8 +649,15 @@ impl MemoryRepo {
 pub struct PreparedCommit {
     pub commit_id: ObjectId,
     tree_id: ObjectId,
-    parent: Option<ObjectId>,
+    /// The first is where the branch must point now.
+    parents: Vec<ObjectId>,
     committer: gix::actor::Signature,
+    /// `Name <email>`, for the history cache.
+    author: String,
+    /// The message as committed (stamped with the open operation, if any).
+    message: String,
+    /// Whether this is the first commit of an open operation.
+    starts_operation: bool,
     /// The objects' temp files (and loose files already there), to fsync before they are
     /// placed.
     pub files_to_sync: Vec<PathBuf>,

@@ -1,6 +1,6 @@
 //! The commit-message format of DESIGN §4, written and parsed here only: `<op>(<type>): <name>`,
 //! a blank line, the description, then `Memdir-Op:`, `Memdir-Session:` and other `Memdir-*`
-//! trailers, which `log --json` reads back.
+//! trailers, which `log --json` and the operation log (§14) read back.
 
 use gix::ObjectId;
 
@@ -15,6 +15,12 @@ pub enum Op {
     Restore,
     /// A memory retired because its rule was promoted and merged (DESIGN §7).
     Promote,
+    /// One commit's change taken back (DESIGN §14).
+    Revert,
+    /// Operations taken back (DESIGN §14).
+    Undo,
+    /// An undo taken back (DESIGN §14).
+    Redo,
 }
 
 impl Op {
@@ -27,6 +33,9 @@ impl Op {
             Op::Rollback => "rollback",
             Op::Restore => "restore",
             Op::Promote => "promote",
+            Op::Revert => "revert",
+            Op::Undo => "undo",
+            Op::Redo => "redo",
         }
     }
 }
@@ -68,6 +77,42 @@ pub fn commit_message_with(
     message
 }
 
+/// The trailers of the operation log (DESIGN §14), after `Memdir-`: a commit made inside an
+/// operation scope names the operation's kind and description, and every one but the first
+/// names the first commit, which is the operation's id.
+pub const OPERATION: &str = "Operation";
+pub const CONTINUES: &str = "Continues";
+/// On an undo: each operation it took back, by id.
+pub const UNDOES: &str = "Undo";
+/// On a redo: the undo it took back, by id.
+pub const REDOES: &str = "Redo";
+/// On a revert: the commit whose change it took back.
+pub const REVERTS: &str = "Reverts";
+/// The session that made a commit.
+pub const SESSION: &str = "Session";
+
+/// `message` with `Memdir-<key>: <value>` trailers added to its trailer paragraph (or as a new
+/// one). Each value is made one line of printable text, at most 200 characters.
+pub fn with_trailers(message: &str, trailers: &[(&str, &str)]) -> String {
+    let mut out = message.trim_end().to_string();
+    let last = out.rsplit("\n\n").next().unwrap_or_default();
+    let has_block = out.contains("\n\n")
+        && !last.is_empty()
+        && last
+            .lines()
+            .all(|l| l.starts_with("Memdir-") && l.contains(": "));
+    out.push_str(if has_block { "\n" } else { "\n\n" });
+    for (key, value) in trailers {
+        let value: String = value
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(200)
+            .collect();
+        out.push_str(&format!("Memdir-{key}: {}\n", value.trim()));
+    }
+    out
+}
+
 /// The merge commit of a team sync (DESIGN §8).
 pub fn merge_message(remote: &str) -> String {
     format!("merge(team): sync with {remote}\n\nMemdir-Op: merge\n")
@@ -88,6 +133,10 @@ pub struct HistoryEntry {
     pub trailers: Vec<(String, String)>,
     /// Seconds since the epoch and the committer's UTC offset in seconds.
     pub time: (i64, i32),
+    /// In the commit's order; empty for a root commit.
+    pub parents: Vec<ObjectId>,
+    /// `Name <email>`, as git shows an author.
+    pub author: String,
 }
 
 impl HistoryEntry {
@@ -98,6 +147,14 @@ impl HistoryEntry {
         Some((op, kind, name))
     }
 
+    /// The subject split as [`HistoryEntry::op_type_name`] does, when it is about a memory:
+    /// not the index, a commit, an operation, a session or a team sync (the other kinds memdir
+    /// writes in place of a type).
+    pub fn memory_subject(&self) -> Option<(&str, &str, &str)> {
+        self.op_type_name()
+            .filter(|(_, kind, _)| !matches!(*kind, "index" | "commit" | "op" | "session" | "team"))
+    }
+
     /// A `Memdir-*` trailer's value, e.g. `trailer("Op")`.
     pub fn trailer(&self, key: &str) -> Option<&str> {
         self.trailers
@@ -105,6 +162,19 @@ impl HistoryEntry {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
+
+    /// Every value of a trailer that may repeat, e.g. `trailers_of("Undo")`.
+    pub fn trailers_of<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.trailers
+            .iter()
+            .filter(move |(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// An author's name, without the address: `Ada` of `Ada <ada@example.com>`.
+pub fn author_name(author: &str) -> &str {
+    author.split_once(" <").map_or(author, |(name, _)| name)
 }
 
 /// Split a commit message into subject, body and the trailing `Memdir-*` trailers.
@@ -132,6 +202,8 @@ pub(crate) fn parse_message(commit: ObjectId, message: &str, time: (i64, i32)) -
         body: paragraphs.join("\n\n"),
         trailers,
         time,
+        parents: Vec::new(),
+        author: String::new(),
     }
 }
 
@@ -149,6 +221,28 @@ mod tests {
             commit_message(Op::Adopt, "index", "MEMORY.md", "", None),
             "adopt(index): MEMORY.md\n\nMemdir-Op: adopt\n"
         );
+    }
+
+    #[test]
+    fn trailers_join_the_trailer_paragraph_one_line_each() {
+        let message = commit_message(Op::Save, "user", "a", "A", None);
+        assert_eq!(
+            with_trailers(
+                &message,
+                &[(OPERATION, "extract: run\nof s1"), (SESSION, "s1")]
+            ),
+            "save(user): a\n\nA\n\nMemdir-Op: save\nMemdir-Operation: extract: run of s1\nMemdir-Session: s1\n"
+        );
+        assert_eq!(
+            with_trailers("by hand\n", &[(UNDOES, "abc")]),
+            "by hand\n\nMemdir-Undo: abc\n"
+        );
+        let e = parse_message(
+            ObjectId::null(gix::hash::Kind::Sha1),
+            &with_trailers(&message, &[(UNDOES, "x"), (UNDOES, "y")]),
+            (0, 0),
+        );
+        assert_eq!(e.trailers_of(UNDOES).collect::<Vec<_>>(), ["x", "y"]);
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! - [`memory_repo`]: the memory dir's own repository ([`MemoryRepo`]);
 //! - [`target_repo`]: a repository a promotion branch is written into ([`TargetRepo`]);
 //! - [`message`]: the commit-message format, written and parsed;
-//! - [`history_cache`]: the first-parent history kept in one file, checked against HEAD;
+//! - [`history_cache`]: the history (all parents) kept in one file, checked against HEAD;
+//! - [`operation`]: the scope that makes several commits one operation (DESIGN §14);
 //! - [`pack`]: packing every object into one pack, in the background once enough are loose;
 //! - [`worktree`]: `.git/index` read back, and stat data;
 //! - [`project`]: questions about a project's own repository (what it tracks);
@@ -30,6 +31,7 @@ pub mod history_cache;
 mod loose;
 pub mod memory_repo;
 pub mod message;
+pub mod operation;
 pub mod pack;
 pub mod project;
 pub mod target_repo;

@@ -16,11 +16,11 @@ use gix::ObjectId;
 
 use crate::atomic::remove_if_exists;
 use crate::atomic::write as write_atomic;
+use crate::memory::merge::merge_trees;
 use crate::memory::store::{INDEX_FILE, Store};
 use crate::repo::{MemoryRepo, TreeMap};
 use crate::team::TeamError;
 use crate::team::guard::{self, BadTree};
-use crate::team::merge::merge_trees;
 use crate::team::remote::{self, Fetched, Pushed, Quarantine};
 
 /// How many times sync fetches, merges and pushes before it gives up on a remote that keeps

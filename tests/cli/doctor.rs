@@ -81,29 +81,67 @@ fn an_orphan_is_found_then_indexed() {
     assert_git_clean(&dir);
 }
 
+/// A topic file gone from the work tree while a commit holds it comes back in one run (issue
+/// 28: it used to take two runs, the first dropping its line and the second committing the
+/// deletion); a line for a file no commit ever held is dropped, history keeping it.
 #[test]
-fn a_dangling_line_is_found_then_dropped_with_history_kept() {
+fn a_deleted_topic_file_comes_back_and_a_line_for_nothing_is_dropped() {
     let env = TestEnv::new();
     env.save("user", "role", "Backend engineer", "Backend.");
     env.save("feedback", "lint", "Lint first", "Lint.");
     let dir = env.memory_dir();
-    // The file goes behind memdir's back, committed by hand: the line dangles in HEAD.
-    git(&dir, &["rm", "-q", "lint.md"]);
-    git(&dir, &["commit", "-qm", "by hand"]);
+    let lint = std::fs::read_to_string(dir.join("lint.md")).expect("lint");
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+
+    // An accidental rm: HEAD has the file.
+    std::fs::remove_file(dir.join("lint.md")).expect("rm");
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 1);
-    assert!(has(&findings, "dangling", "lint.md"), "{findings:?}");
+    assert!(has(&findings, "deleted", "lint.md"), "{findings:?}");
+    let run = env.run(&["doctor", "--fix"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    insta::assert_snapshot!("doctor_restores_a_deleted_file", run.stdout);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lint.md")).expect("back"),
+        lint
+    );
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head, "nothing to commit");
+    assert_git_clean(&dir);
+
+    // Deleted by a commit made by hand, the line left in: restored as the commit before had it.
+    git(&dir, &["rm", "-q", "lint.md"]);
+    git(&dir, &["commit", "-qm", "by hand"]);
+    let (code, findings) = doctor(&env, true);
+    assert_eq!(code, 0, "{findings:?}");
+    assert!(
+        findings
+            .iter()
+            .any(|(k, s, fixed)| k == "deleted" && s == "lint.md" && *fixed),
+        "{findings:?}"
+    );
+    assert_eq!(subjects(&dir)[..2], ["restore(feedback): lint", "by hand"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lint.md")).expect("back"),
+        lint
+    );
+    assert_git_clean(&dir);
+
+    // A line for a file no commit ever held (adoption holds such a line back as a save in
+    // progress): dropped.
+    let mut index = std::fs::read_to_string(dir.join("MEMORY.md")).expect("index");
+    index.push_str("- [Gone](gone.md) — never saved\n");
+    std::fs::write(dir.join("MEMORY.md"), index).expect("index");
+    env.ok(&["snapshot"]);
+    let (code, findings) = doctor(&env, false);
+    assert_eq!(code, 1);
+    assert!(has(&findings, "dangling", "gone.md"), "{findings:?}");
     let (code, _) = doctor(&env, true);
     assert_eq!(code, 0);
     assert_eq!(subjects(&dir)[0], "update(index): MEMORY.md");
     assert!(
         !std::fs::read_to_string(dir.join("MEMORY.md"))
             .expect("index")
-            .contains("lint.md")
-    );
-    assert!(
-        git(&dir, &["show", "HEAD~2:lint.md"]).contains("Lint."),
-        "the content stays in history"
+            .contains("gone.md")
     );
     assert_git_clean(&dir);
 }

@@ -15,8 +15,9 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
     env.save("project", "ci", "CI on push", "CI.");
     let before = subjects(&dir).len();
 
+    // It says what it added, changed and removed (it used to say only the commit).
     let run = env.ok(&["rollback", &target[..10]]);
-    assert!(run.stdout.starts_with("rolled back to "), "{}", run.stdout);
+    insta::assert_snapshot!("rollback_plain", run.stdout);
     assert_eq!(
         git(&dir, &["diff", &target, "HEAD"]),
         "",
@@ -41,43 +42,30 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
             .contains("nothing to change")
     );
     assert_eq!(subjects(&dir).len(), before + 1);
+    let json = env.ok(&["rollback", "HEAD~1", "--json"]).json();
+    assert_eq!(json["target"], git(&dir, &["rev-parse", "HEAD~2"]).trim());
+    assert_eq!(json["commit"], git(&dir, &["rev-parse", "HEAD"]).trim());
+    let changes: Vec<String> = json["memories"]
+        .as_array()
+        .expect("memories")
+        .iter()
+        .map(|m| format!("{} {} {}", m["change"], m["file"], m["type"]))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            r#""added" "ci.md" "project""#,
+            r#""removed" "lint.md" "feedback""#,
+            r#""changed" "role.md" "user""#
+        ]
+    );
+    assert_git_clean(&dir);
     // An unknown revision is bad input.
     env.fails(
         &["rollback", "no-such-rev"],
         2,
         "no commit named \"no-such-rev\"",
     );
-}
-
-#[test]
-fn undo_rolls_back_the_newest_memdir_commit_only() {
-    let env = TestEnv::new();
-    env.save("user", "role", "Backend engineer", "Backend.");
-    env.save("user", "role", "Backend and Rust", "Backend, Rust.");
-    let dir = env.memory_dir();
-    env.ok(&["undo"]);
-    assert_eq!(git(&dir, &["diff", "HEAD~2", "HEAD"]), "");
-    assert!(
-        std::fs::read_to_string(dir.join("role.md"))
-            .expect("role")
-            .contains("Backend.\n")
-    );
-    assert_git_clean(&dir);
-
-    // Pending changes: refused, nothing changed.
-    std::fs::write(
-        dir.join("role.md"),
-        "---\nname: role\ndescription: x\ntype: user\n---\nEdited.\n",
-    )
-    .expect("edit");
-    env.fails(&["undo"], 2, "run `memdir snapshot` first");
-    env.ok(&["snapshot"]);
-
-    // A commit memdir did not make: refused.
-    std::fs::write(dir.join("notes.txt"), "by hand\n").expect("write");
-    git(&dir, &["add", "notes.txt"]);
-    git(&dir, &["commit", "-qm", "by hand"]);
-    env.fails(&["undo"], 2, "was not made by memdir");
 }
 
 #[test]
@@ -365,15 +353,20 @@ fn the_history_cache_follows_every_change_to_history() {
 }
 
 /// After team syncs (fast-forwards and merges of what teammates pushed), team `log` reads the
-/// cache and still says what git says.
+/// cache and still says what git says: every commit, each before its parents, and with
+/// `--first-parent` the commits made on the branch.
 #[test]
 fn the_history_cache_follows_team_syncs() {
     let root = tempfile::tempdir().expect("tempdir");
     let remote = bare_remote(root.path());
     let (a, b) = (Mate::join(&remote), Mate::join(&remote));
-    let log_of = |mate: &Mate| -> Vec<String> {
+    let log_of = |mate: &Mate, first_parent: bool| -> Vec<String> {
+        let mut args = vec!["log", "--team", "--json"];
+        if first_parent {
+            args.push("--first-parent");
+        }
         mate.env
-            .ok(&["log", "--team", "--json"])
+            .ok(&args)
             .json()
             .as_array()
             .expect("array")
@@ -381,20 +374,36 @@ fn the_history_cache_follows_team_syncs() {
             .map(|e| e["commit"].as_str().unwrap_or("").to_string())
             .collect()
     };
-    let git_ids = |mate: &Mate| -> Vec<String> {
-        git(&mate.team, &["log", "--first-parent", "--format=%H"])
+    let agrees = |mate: &Mate, when: &str| {
+        let first_parent: Vec<String> = git(&mate.team, &["log", "--first-parent", "--format=%H"])
             .lines()
             .map(str::to_string)
-            .collect()
+            .collect();
+        assert_eq!(log_of(mate, true), first_parent, "{when}");
+        let all = log_of(mate, false);
+        let mut theirs: Vec<String> = git(&mate.team, &["log", "--format=%H"])
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let mut ours = all.clone();
+        ours.sort();
+        theirs.sort();
+        assert_eq!(ours, theirs, "{when}: every commit");
+        for (n, commit) in all.iter().enumerate() {
+            for parent in git(&mate.team, &["rev-parse", &format!("{commit}^@")]).lines() {
+                let at = all.iter().position(|c| c == parent).expect("parent listed");
+                assert!(at > n, "{when}: {parent} listed before its child {commit}");
+            }
+        }
     };
     a.save("deploy", "Deploys on Fridays.");
     a.sync();
     b.save("style", "Tabs, not spaces.");
-    assert_eq!(log_of(&b), git_ids(&b), "before b's sync");
+    agrees(&b, "before b's sync");
     b.sync(); // a merge of a's work
-    assert_eq!(log_of(&b), git_ids(&b), "after a merge");
+    agrees(&b, "after a merge");
     a.sync(); // a fast-forward to b's merge
-    assert_eq!(log_of(&a), git_ids(&a), "after a fast-forward");
+    agrees(&a, "after a fast-forward");
     assert_git_clean(&a.team);
     assert_git_clean(&b.team);
 }

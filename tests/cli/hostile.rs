@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::common::{
-    HOSTILE_LIMIT_KB, Run, TestEnv, assert_git_clean, git, git_output, save_args, subjects,
-    tree_snapshot,
+    HOSTILE_LIMIT_KB, Run, TestEnv, assert_git_clean, git, save_args, subjects, tree_snapshot,
 };
 
 fn hostile_env() -> TestEnv {
@@ -548,10 +547,13 @@ fn one_bad_topic_file_is_reported_and_the_rest_still_work() {
     assert_eq!(tree_snapshot(&env.root), before);
 }
 
-// ---- 13. An index that is not UTF-8 is diagnosed and repaired. ----
+// ---- 13. An index that is not UTF-8 is diagnosed, and never rewritten. ----
 
+/// A repair never changes what it cannot read (issue 28: `doctor --fix` used to replace the
+/// bytes it could not decode): doctor names the line, `--fix` leaves every byte as it was and
+/// exits 1, writes refuse with the same line; once the person fixes the line, all goes on.
 #[test]
-fn an_index_that_is_not_utf8_is_diagnosed_and_repaired() {
+fn an_index_that_is_not_utf8_is_diagnosed_and_never_rewritten() {
     let env = hostile_env();
     env.save("user", "role", "Backend engineer", "Backend.");
     let dir = env.memory_dir();
@@ -563,29 +565,42 @@ fn an_index_that_is_not_utf8_is_diagnosed_and_repaired() {
         "---\nname: cafe\ndescription: The caf\u{e9} downstairs\ntype: user\n---\nCoffee.\n",
     )
     .expect("cafe");
-    // Reading still works, with a warning.
+    // Reading still works, with a warning naming the line.
     let run = env.ok(&["list"]);
     assert!(run.stdout.contains("role"), "{}", run.stdout);
-    assert!(run.stderr.contains("not valid UTF-8"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not valid UTF-8 at line 2"),
+        "{}",
+        run.stderr
+    );
     env.ok(&["context"]);
-    // doctor says what is wrong; --fix keeps the original bytes in history and repairs it.
-    let run = env.run(&["doctor"]);
-    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("not valid UTF-8"), "{}", run.stdout);
-    env.run(&["doctor", "--fix"]);
-    let text = std::fs::read(dir.join("MEMORY.md")).expect("index");
-    let text = String::from_utf8(text).expect("doctor --fix made the index UTF-8");
-    assert!(
-        text.contains("role.md") && text.contains("cafe.md"),
-        "{text}"
-    );
-    let original = git_output(&dir, &["log", "-p", "--all"]).stdout;
-    assert!(
-        original.windows(5).any(|w| w == b"Caf\xe9]"),
-        "the original bytes are not in history"
-    );
-    assert_git_clean(&dir);
+    let before = tree_snapshot(&dir);
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    for args in [&["doctor"][..], &["doctor", "--fix"]] {
+        let run = env.run(args);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains(
+                "bad-index           MEMORY.md: it is not valid UTF-8 at line 2; memdir never rewrites what it cannot read"
+            ),
+            "{}",
+            run.stdout
+        );
+    }
+    assert_eq!(tree_snapshot(&dir), before, "doctor --fix changed a byte");
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
+    let run = env.run(&save_args("user", "x", "d", "b"));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    one_error_line(&run, "MEMORY.md is not valid UTF-8 at line 2");
+    assert_eq!(tree_snapshot(&dir), before);
+
+    // The person fixes the line; everything goes on.
+    bytes.truncate(bytes.len() - b"- [Caf\xe9](cafe.md) \xe2\x80\x94 latin-1 typed\n".len());
+    bytes.extend_from_slice("- [Café](cafe.md) — latin-1 typed\n".as_bytes());
+    std::fs::write(dir.join("MEMORY.md"), &bytes).expect("fixed by hand");
+    env.ok(&["doctor", "--fix"]);
     env.save("user", "x", "d", "b");
+    assert_git_clean(&dir);
 }
 
 // ---- 14. promote never throws away someone else's commit. ----

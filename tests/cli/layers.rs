@@ -15,7 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "capabilities",
         &[
-            "review", "extract", "team", "stack", "hooks", "recall", "mcp",
+            "review", "extract", "team", "stack", "hooks", "recall", "mcp", "history",
         ],
     ),
     ("memory", &["memory"]),

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use memdir::memory::merge::{Conflict, merge_trees};
 use memdir::repo::MemoryRepo;
-use memdir::team::merge::{Conflict, merge_trees};
 
 use crate::common::{TestEnv, assert_git_clean, git};
 
@@ -219,7 +219,7 @@ impl Histories {
     }
 
     /// Merge `theirs` into `main` with memdir's engine, write the work tree and commit.
-    fn merge(&self) -> (memdir::team::merge::Merged, String) {
+    fn merge(&self) -> (memdir::memory::merge::Merged, String) {
         let mut repo = MemoryRepo::open(&self.dir).expect("open");
         let ours = repo.resolve_commit("main").expect("main");
         let theirs = repo.resolve_commit("theirs").expect("theirs");

@@ -109,7 +109,7 @@ fn three_saves_list_show_log() {
             .stdout
             .lines()
             .next()
-            .is_some_and(|l| l.ends_with("save(reference): dashboards"))
+            .is_some_and(|l| l.contains(" save(reference): dashboards  by memdir"))
     );
 }
 

@@ -409,6 +409,11 @@ fn run_log(server: &Server, _session: &str, args: JsonObject) -> Result<String, 
         since: args.since,
         op: args.op,
         session: args.session,
+        author: None,
+        limit: None,
+        oneline: false,
+        patch: false,
+        first_parent: false,
         json: true,
     };
     let text = captured(|output| log::run(&ctx, &command, output))?;
@@ -459,6 +464,7 @@ fn run_restore(server: &Server, session: &str, args: JsonObject) -> Result<Strin
         name: args.name,
         at: args.at,
         session: Some(session.to_string()),
+        json: false,
     };
     captured(|output| restore::run(&ctx, &command, output))
 }

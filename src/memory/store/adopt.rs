@@ -44,6 +44,8 @@ impl Store {
         session: Option<&str>,
     ) -> Result<Adoption, StoreError> {
         let mut adoption = Adoption::default();
+        // What someone else wrote is an operation of its own, never part of one open here.
+        let _own = crate::repo::operation::set_aside(&self.dir);
         let work = &state.work;
         if state.unreadable.contains(INDEX_FILE) {
             // Never take an index memdir will not read for a deleted one.
@@ -60,8 +62,7 @@ impl Store {
             Some(w) if state.tree.get(INDEX_FILE.as_bytes()).map(|e| e.1) == Some(w.id) => {
                 head_index_text.clone()
             }
-            Some(_) => String::from_utf8(self.read(INDEX_FILE)?)
-                .map_err(|_| StoreError::IndexNotUtf8(self.dir.join(INDEX_FILE)))?,
+            Some(_) => index_text(&self.dir, self.read(INDEX_FILE)?)?,
             None => String::new(),
         };
         let linked: BTreeSet<String> = Index::parse(&work_index_text)
@@ -219,6 +220,7 @@ impl Store {
         let bytes = self.read(file)?;
         let (memory_type, description, name) =
             self.describe(file, &bytes, &mut Adoption::default());
+        let _own = crate::repo::operation::set_aside(&self.dir);
         let message = commit_message(Op::Adopt, memory_type, &name, &description, session);
         let mut tree = state.tree.clone();
         let id = self.repo.write_blob(&bytes)?;

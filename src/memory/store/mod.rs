@@ -57,8 +57,8 @@ pub enum StoreError {
     Outside { path: PathBuf, target: PathBuf },
     #[error("{} is not valid UTF-8", .0.display())]
     NotUtf8(PathBuf),
-    #[error("{} is not valid UTF-8; memdir doctor --fix keeps it as it is in history and repairs it", .0.display())]
-    IndexNotUtf8(PathBuf),
+    #[error("{} is not valid UTF-8 at line {line}; memdir never rewrites what it cannot read: fix that line by hand, then run memdir snapshot", path.display())]
+    IndexNotUtf8 { path: PathBuf, line: usize },
     #[error(transparent)]
     Input(#[from] crate::input::InputError),
     #[error("{}: {source}", path.display())]
@@ -158,10 +158,25 @@ pub(super) fn cap_of(file: &str) -> u64 {
 
 /// `MEMORY.md`'s text, for a writer; empty when it does not exist. An index that is not a
 /// regular file inside the memory dir, is over Claude Code's 4 MiB read limit or is not UTF-8
-/// is refused (`memdir doctor` says what is wrong; `--fix` repairs bad UTF-8).
+/// is refused (`memdir doctor` says what is wrong and where).
 pub fn read_index(dir: &Path) -> Result<String, StoreError> {
     let bytes = read_memory_file(dir, INDEX_FILE, MAX_INDEX_BYTES)?.unwrap_or_default();
-    String::from_utf8(bytes).map_err(|_| StoreError::IndexNotUtf8(dir.join(INDEX_FILE)))
+    index_text(dir, bytes)
+}
+
+/// The bytes of `dir`'s `MEMORY.md` as text, or the refusal that names the line that is not
+/// UTF-8.
+pub(crate) fn index_text(dir: &Path, bytes: Vec<u8>) -> Result<String, StoreError> {
+    String::from_utf8(bytes).map_err(|e| StoreError::IndexNotUtf8 {
+        path: dir.join(INDEX_FILE),
+        line: not_utf8_line(e.as_bytes()),
+    })
+}
+
+/// The line (from 1) of the first byte of `bytes` that is not UTF-8.
+pub fn not_utf8_line(bytes: &[u8]) -> usize {
+    let valid = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| bytes.len());
+    1 + bytes[..valid].iter().filter(|b| **b == b'\n').count()
 }
 
 /// A file of the memory dir, or `None` when there is none: only a regular file (a FIFO or a

@@ -133,7 +133,7 @@ impl Store {
             let synced = crate::repo::start_sync(&folders)?;
             let commit = self
                 .repo
-                .publish_after(prepared, &tree, message, &clean, || synced.wait())?;
+                .publish_after(prepared, &tree, &clean, || synced.wait())?;
             Ok((commit, during))
         })();
         if result.is_err() {

@@ -42,17 +42,8 @@ pub(super) fn is_file(kind: EntryKind) -> bool {
 }
 
 /// Merge the flat trees of `ours` and `theirs` over `base` (their merge base; `None` for
-/// unrelated histories, where every file both sides have is "added on both").
-///
-/// Per path, three-way: one side's change is taken; a deletion yields to a change; both sides
-/// changed: `MEMORY.md` by [`merge_index`], a topic file by [`merge_topic`], anything else
-/// keeps ours ([`Merged::kept_ours`]). A topic-file conflict keeps ours as `<name>.md` and adds
-/// theirs as `<name>.conflict-<7 hex of theirs>.md` (its frontmatter `name` set to that stem)
-/// with an index line titled `<Title> (conflict)`.
-///
-/// A memory and its index line share one fate: a topic file the merge keeps has its entry (put
-/// back from the side that had it when the index merge alone would drop it), and an entry the
-/// merge keeps has its file. New blobs are written; nothing else is touched.
+/// unrelated histories, where every file both sides have is "added on both"), as
+/// [`merge_tree_maps`] does; conflict copies are named after `theirs`.
 pub fn merge_trees(
     repo: &mut MemoryRepo,
     base: Option<ObjectId>,
@@ -65,12 +56,33 @@ pub fn merge_trees(
     };
     let ours_tree = repo.commit_tree(ours)?;
     let theirs_tree = repo.commit_tree(theirs)?;
+    let label = theirs.to_hex_with_len(7).to_string();
+    merge_tree_maps(repo, &base_tree, &ours_tree, &theirs_tree, &label)
+}
+
+/// Merge the flat trees `ours` and `theirs` over `base`.
+///
+/// Per path, three-way: one side's change is taken; a deletion yields to a change; both sides
+/// changed: `MEMORY.md` by [`merge_index`], a topic file by [`merge_topic`], anything else
+/// keeps ours ([`Merged::kept_ours`]). A topic-file conflict keeps ours as `<name>.md` and adds
+/// theirs as `<name>.conflict-<label>.md` (its frontmatter `name` set to that stem) with an
+/// index line titled `<Title> (conflict)`; `label` is 7 hex digits of what theirs came from.
+///
+/// A memory and its index line share one fate: a topic file the merge keeps has its entry (put
+/// back from the side that had it when the index merge alone would drop it), and an entry the
+/// merge keeps has its file. New blobs are written; nothing else is touched.
+pub fn merge_tree_maps(
+    repo: &mut MemoryRepo,
+    base_tree: &TreeMap,
+    ours_tree: &TreeMap,
+    theirs_tree: &TreeMap,
+    label: &str,
+) -> Result<Merged, RepoError> {
     let names: BTreeSet<&BString> = base_tree
         .keys()
         .chain(ours_tree.keys())
         .chain(theirs_tree.keys())
         .collect();
-    let theirs_short = theirs.to_hex_with_len(7).to_string();
 
     let mut merged = Merged {
         tree: TreeMap::new(),
@@ -155,7 +167,7 @@ pub fn merge_trees(
                                 format!("{memory}.conflict-{}", t_entry.1.to_hex_with_len(7))
                             }
                             None => {
-                                format!("{}.conflict-{theirs_short}", file.trim_end_matches(".md"))
+                                format!("{}.conflict-{label}", file.trim_end_matches(".md"))
                             }
                         };
                         let copy_text = with_frontmatter_name(&theirs_text, &copy_stem);
@@ -184,7 +196,7 @@ pub fn merge_trees(
         }
     }
 
-    reconcile_index(repo, &mut merged, [&ours_tree, &theirs_tree], &copies)?;
+    reconcile_index(repo, &mut merged, [ours_tree, theirs_tree], &copies)?;
     Ok(merged)
 }
 

@@ -1,5 +1,8 @@
-//! `memdir doctor` (DESIGN §4): every inconsistency between the work tree, the index and the
-//! object database, and the safe repairs — each its own commit, nothing ever deleted.
+//! `memdir doctor` (DESIGN §4, §14): every inconsistency between the work tree, the index and
+//! the object database, and the safe repairs ([`repair`]) — each its own commit, nothing ever
+//! deleted, nothing it cannot read rewritten.
+
+mod repair;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -7,15 +10,16 @@ use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
 use crate::input::{MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
-use crate::memory::catalog::problem_text;
+use crate::memory::catalog::{last_version_of, problem_text};
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, invisible_entries, measure_index};
 use crate::memory::store::{
-    INDEX_FILE, Op, Scan, State, Store, StoreError, commit_message, index_size_warnings,
-    read_index, read_memory_file,
+    INDEX_FILE, Op, Scan, State, Store, StoreError, WorkTree, index_size_warnings, not_utf8_line,
+    read_memory_file,
 };
-use crate::memory::taxonomy::{is_topic_file_name, validate_name};
+use crate::memory::taxonomy::is_topic_file_name;
 use crate::memory::topic::TopicFile;
+use crate::repo::HistoryEntry;
 
 /// What kind of inconsistency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,8 +28,12 @@ pub enum Kind {
     Uncommitted,
     /// A topic file the index does not name (a save in progress or interrupted, or a lost line).
     Orphan,
-    /// An index line naming a file that does not exist.
+    /// An index line naming a file that does not exist and that no commit holds.
     Dangling,
+    /// A topic file the index names, deleted from the work tree while a commit holds it.
+    Deleted,
+    /// An index line whose hook still says what the topic file's description used to say.
+    Drift,
     /// Two index lines for one file, or two files with one frontmatter name.
     Duplicate,
     /// Frontmatter that does not parse.
@@ -62,6 +70,8 @@ impl Kind {
             Kind::Uncommitted => "uncommitted",
             Kind::Orphan => "orphan",
             Kind::Dangling => "dangling",
+            Kind::Deleted => "deleted",
+            Kind::Drift => "drift",
             Kind::Duplicate => "duplicate",
             Kind::InvalidFrontmatter => "invalid-frontmatter",
             Kind::Untyped => "untyped",
@@ -156,20 +166,19 @@ impl Store {
     fn examine(&self) -> Result<Vec<Finding>, StoreError> {
         let mut out = Vec::new();
         let state = self.state(Scan::Full, None)?;
+        let history = self.repo.history()?;
         let index_text = match self.index_health(&state)? {
             IndexHealth::Fine(text) => Some(text),
             IndexHealth::NotUtf8(bytes) => {
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let line = text
-                    .lines()
-                    .position(|l| l.contains('\u{FFFD}'))
-                    .map_or(1, |n| n + 1);
                 out.push(finding(
                     Kind::BadIndex,
                     INDEX_FILE,
-                    format!("it is not valid UTF-8 (line {line}); --fix keeps it as it is in history, then replaces the bad bytes"),
+                    format!(
+                        "it is not valid UTF-8 at line {}; memdir never rewrites what it cannot read: fix that line by hand (its other lines are not checked until then)",
+                        not_utf8_line(&bytes)
+                    ),
                 ));
-                Some(text)
+                None
             }
             IndexHealth::Unusable(why) => {
                 out.push(finding(
@@ -275,13 +284,38 @@ impl Store {
                     format!("{count} index lines link it"),
                 ));
             }
-            if is_topic_file_name(file) && !state.work.contains_key(file) {
-                out.push(finding(
+        }
+        let deleted = self.deleted_files(&index, &state, &history)?;
+        for (file, _) in linked.iter().filter(|(f, _)| is_topic_file_name(f)) {
+            if state.work.contains_key(file) {
+                continue;
+            }
+            out.push(match deleted.get(file) {
+                Some(commit) => finding(
+                    Kind::Deleted,
+                    file,
+                    format!(
+                        "MEMORY.md names it, but it was deleted from the work tree; --fix brings it back as {} holds it",
+                        commit.to_hex_with_len(7)
+                    ),
+                ),
+                None => finding(
                     Kind::Dangling,
                     file,
-                    "MEMORY.md names it, but there is no such file",
-                ));
-            }
+                    "MEMORY.md names it, but there is no such file, and no commit holds it",
+                ),
+            });
+        }
+        for (line, wanted) in self.drifted(&index, &state, &history)? {
+            out.push(finding(
+                Kind::Drift,
+                line.file_name(),
+                format!(
+                    "its index line says {:?}, what its description used to say; --fix makes it {:?}",
+                    line.hook.as_deref().unwrap_or_default(),
+                    wanted.hook.as_deref().unwrap_or_default()
+                ),
+            ));
         }
         for (front_name, files) in names_by_frontmatter {
             if files.len() > 1 {
@@ -309,23 +343,20 @@ impl Store {
         } else if let Some(warning) = index_size_warnings(&index_text).into_iter().next() {
             out.push(finding(Kind::IndexSize, INDEX_FILE, warning));
         }
-        out.extend(self.restorable(&state.work)?);
+        out.extend(self.restorable(&state.work, &history));
         out.extend(self.unreachable()?);
         Ok(out)
     }
 
     /// Memories whose newest commit deleted them.
-    fn restorable(
-        &self,
-        work: &crate::memory::store::WorkTree,
-    ) -> Result<Vec<Finding>, StoreError> {
+    fn restorable(&self, work: &WorkTree, history: &[HistoryEntry]) -> Vec<Finding> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
-        for entry in self.repo.history()? {
-            let Some((op, kind, name)) = entry.op_type_name() else {
+        for entry in history {
+            let Some((op, _, name)) = entry.memory_subject() else {
                 continue;
             };
-            if kind == "index" || kind == "commit" || !seen.insert(name.to_string()) {
+            if !seen.insert(name.to_string()) {
                 continue;
             }
             if op == Op::Delete.as_str() && !work.contains_key(&format!("{name}.md")) {
@@ -339,6 +370,92 @@ impl Store {
                 ));
             }
         }
+        out
+    }
+
+    /// Topic files the index names that the work tree lacks (deleted by hand, or by an agent)
+    /// and a commit holds: the newest such commit of each. A file memdir will not read is not
+    /// missing.
+    fn deleted_files(
+        &self,
+        index: &Index,
+        state: &State,
+        history: &[HistoryEntry],
+    ) -> Result<BTreeMap<String, ObjectId>, StoreError> {
+        let mut out = BTreeMap::new();
+        for (_, entry) in index.entries() {
+            let file = entry.file_name();
+            if !is_topic_file_name(file)
+                || state.work.contains_key(file)
+                || state.unreadable.contains(file)
+                || out.contains_key(file)
+            {
+                continue;
+            }
+            if let Some(commit) = last_version_of(&self.repo, history, file)? {
+                out.insert(file.to_string(), commit);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Index lines whose hook is what memdir wrote for an earlier description of their topic
+    /// file (as history's commits recorded it) and not for the one it has now: a description
+    /// edited by hand, the line left behind. Each with the line it should be. A hook someone
+    /// wrote in their own words (Claude Code writes its own) is never drift.
+    fn drifted(
+        &self,
+        index: &Index,
+        state: &State,
+        history: &[HistoryEntry],
+    ) -> Result<Vec<(IndexLine, IndexLine)>, StoreError> {
+        let mut out = Vec::new();
+        let hook_for = |line: &IndexLine, description: &str| {
+            IndexLine::for_memory(&line.title, &line.file, description)
+                .ok()
+                .map(|(line, _)| line.hook)
+        };
+        for (file, line) in index
+            .first_entries()
+            .into_values()
+            .map(|(_, l)| (l.file_name().to_string(), l))
+        {
+            if !state.work.contains_key(&file) {
+                continue;
+            }
+            let Some(bytes) = read_memory_file(&self.dir, &file, MAX_TOPIC_FILE_BYTES)? else {
+                continue;
+            };
+            let Some(description) = std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(|text| TopicFile::parse(text).ok())
+                .and_then(|topic| topic.description)
+                .filter(|d| !d.contains(['\n', '\r']))
+            else {
+                continue;
+            };
+            let Some(wanted) = hook_for(&line, &description) else {
+                continue;
+            };
+            if wanted == line.hook {
+                continue;
+            }
+            let name = file.trim_end_matches(".md");
+            let was_written_by_memdir = history.iter().any(|entry| {
+                entry.memory_subject().is_some_and(|(_, _, n)| n == name)
+                    && entry.body.split("\n\n").next().is_some_and(|old| {
+                        old != description && hook_for(&line, old) == Some(line.hook.clone())
+                    })
+            });
+            if was_written_by_memdir {
+                let fixed = IndexLine {
+                    hook: wanted,
+                    ..line.clone()
+                };
+                out.push((line, fixed));
+            }
+        }
+        out.sort_by(|a, b| a.0.file.cmp(&b.0.file));
         Ok(out)
     }
 
@@ -375,151 +492,5 @@ impl Store {
             });
         }
         Ok(out)
-    }
-
-    /// An index that is not UTF-8: first committed exactly as found (so no byte is lost), then
-    /// with the bad bytes replaced by U+FFFD, as Claude Code's decoder reads it.
-    fn repair_utf8(&mut self, state: &mut State, bytes: &[u8]) -> Result<Finding, StoreError> {
-        let found = self.repo.blob_id(bytes)?;
-        if state.tree.get(INDEX_FILE.as_bytes()).map(|(_, id)| *id) != Some(found) {
-            let message = commit_message(
-                Op::Adopt,
-                "index",
-                INDEX_FILE,
-                "as found, not valid UTF-8 (kept by memdir doctor --fix before repairing it)",
-                None,
-            );
-            self.write_and_commit(state, &[(INDEX_FILE, Some(bytes), "")], &message)?;
-        }
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        let message = commit_message(
-            Op::Update,
-            "index",
-            INDEX_FILE,
-            "invalid UTF-8 replaced by U+FFFD (memdir doctor --fix); the commit before holds the bytes as found",
-            None,
-        );
-        let commit =
-            self.write_and_commit(state, &[(INDEX_FILE, Some(text.as_bytes()), "")], &message)?;
-        Ok(Finding {
-            kind: Kind::BadIndex,
-            subject: INDEX_FILE.into(),
-            detail: "invalid UTF-8 replaced (the bytes as found are in the commit before)".into(),
-            fixed: Some(commit),
-        })
-    }
-
-    /// The safe repairs, each its own commit.
-    fn repair(&mut self) -> Result<Vec<Finding>, StoreError> {
-        let mut fixed = Vec::new();
-        let mut state = self.state(Scan::Full, None)?;
-        match self.index_health(&state)? {
-            // Nothing that touches the index is safe while it cannot be read.
-            IndexHealth::Unusable(_) => return Ok(fixed),
-            IndexHealth::NotUtf8(bytes) => fixed.push(self.repair_utf8(&mut state, &bytes)?),
-            IndexHealth::Fine(_) => {}
-        }
-        let adoption = self.adopt(None)?;
-        for (id, subject) in &adoption.commits {
-            fixed.push(Finding {
-                kind: Kind::Uncommitted,
-                subject: subject.clone(),
-                detail: "committed".into(),
-                fixed: Some(*id),
-            });
-        }
-        let mut state = self.state(Scan::Full, None)?;
-
-        // Valid orphans get their index line.
-        let mut index = Index::parse(&read_index(&self.dir)?);
-        let linked: HashSet<String> = index
-            .entries()
-            .map(|(_, e)| e.file_name().to_string())
-            .collect();
-        let orphans: Vec<String> = state
-            .work
-            .keys()
-            .filter(|n| n.as_str() != INDEX_FILE && !linked.contains(n.as_str()))
-            .cloned()
-            .collect();
-        for file in orphans {
-            let name = file.trim_end_matches(".md");
-            let bytes =
-                read_memory_file(&self.dir, &file, MAX_TOPIC_FILE_BYTES)?.unwrap_or_default();
-            let Some(topic) = std::str::from_utf8(&bytes)
-                .ok()
-                .and_then(|t| TopicFile::parse(t).ok())
-            else {
-                continue;
-            };
-            let (Some(memory_type), Some(description)) =
-                (topic.memory_type, topic.description.clone())
-            else {
-                continue;
-            };
-            if validate_name(name).is_err() || description.contains(['\n', '\r']) {
-                continue;
-            }
-            let title = topic.name.clone().unwrap_or_else(|| name.to_string());
-            let Ok((line, _)) = IndexLine::for_memory(&title, &file, &description) else {
-                continue;
-            };
-            index.upsert(&line);
-            let index_text = index.render();
-            let message = commit_message(
-                Op::Adopt,
-                memory_type.as_str(),
-                name,
-                &format!("{description} (indexed by memdir doctor --fix)"),
-                None,
-            );
-            let commit = self.write_and_commit(
-                &mut state,
-                &[
-                    (&file, Some(&bytes), ""),
-                    (INDEX_FILE, Some(index_text.as_bytes()), ""),
-                ],
-                &message,
-            )?;
-            fixed.push(Finding {
-                kind: Kind::Orphan,
-                subject: file.clone(),
-                detail: "indexed".into(),
-                fixed: Some(commit),
-            });
-        }
-
-        // Dangling lines are dropped (history keeps them).
-        let mut index = Index::parse(&read_index(&self.dir)?);
-        let dangling: Vec<String> = index
-            .entries()
-            .map(|(_, e)| e.file_name().to_string())
-            .filter(|f| is_topic_file_name(f) && !state.work.contains_key(f))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        for file in dangling {
-            index.remove(&file);
-            let index_text = index.render();
-            let message = commit_message(
-                Op::Update,
-                "index",
-                INDEX_FILE,
-                &format!("dropped the line for {file}, which does not exist (memdir doctor --fix)"),
-                None,
-            );
-            let commit = self.write_and_commit(
-                &mut state,
-                &[(INDEX_FILE, Some(index_text.as_bytes()), "")],
-                &message,
-            )?;
-            fixed.push(Finding {
-                kind: Kind::Dangling,
-                subject: file,
-                detail: "line dropped".into(),
-                fixed: Some(commit),
-            });
-        }
-        Ok(fixed)
     }
 }

@@ -1,15 +1,17 @@
-//! How team memory merges (DESIGN §8): `MEMORY.md` as a union of entries keyed by their link,
-//! topic files three-way line by line, and the flat trees of two commits over their merge base.
+//! How memory merges (DESIGN §8, §14): `MEMORY.md` as a union of entries keyed by their link,
+//! topic files three-way line by line, and flat trees three ways: two commits over their merge
+//! base (a team sync), or a commit's change taken back from what came since (revert, undo).
 //!
 //! Everything here is pure or writes only blobs: the work tree, `.git/index` and the refs are
-//! the caller's (`team sync` writes the files and the merge commit). The same index merge runs
+//! the caller's (`team sync` and `revert` write the files and the commit). The same index merge runs
 //! as git's merge driver (`memdir merge-index`), so a plain `git pull` of a team repository
 //! merges `MEMORY.md` exactly as `memdir team sync` does.
 
 //!
 //! - [`index`]: `MEMORY.md` as a union of entries (also git's merge driver);
 //! - [`topic`]: a topic file three-way, line by line;
-//! - [`tree`]: two commits' flat trees over their merge base, conflict copies included.
+//! - [`tree`]: flat trees three ways (two commits over their merge base, or any three trees),
+//!   conflict copies included.
 
 mod index;
 mod topic;
@@ -17,7 +19,7 @@ mod tree;
 
 pub use index::merge_index;
 pub use topic::{TopicMerge, merge_topic};
-pub use tree::{Conflict, Merged, merge_trees};
+pub use tree::{Conflict, Merged, merge_tree_maps, merge_trees};
 
 /// One line of a text, split from its terminator (`"\n"`, `"\r\n"` or `""` for a last line
 /// without one), so that what is not changed is written back byte for byte.
