@@ -214,6 +214,41 @@ fn apply_is_one_commit_that_undo_takes_back_exactly_and_nothing_removed_is_lost(
         .json();
     assert!(found.to_string().contains("merge-freeze"), "{found}");
 
+    // One operation of the operation log, which undo takes back to the exact store (git's
+    // trees compared), redo brings back, and the next undo goes on past.
+    let ops = env.ok(&["op", "log", "--json", "-n", "1"]).json();
+    assert_eq!(ops[0]["kind"], "consolidate", "{ops}");
+    assert_eq!(ops[0]["commits"], serde_json::json!([commit]), "{ops}");
+    let tree_of = |rev: &str| git(&dir, &["rev-parse", &format!("{rev}^{{tree}}")]);
+    let (old_tree, new_tree) = (tree_of(&format!("{commit}^1")), tree_of(&commit));
+    let undone = env.ok(&["undo", "--json"]).json();
+    assert_eq!(undone["operations"][0]["operation"], commit.as_str(), "{undone}");
+    assert_eq!(tree_of("HEAD"), old_tree);
+    assert_eq!(files(&dir), before);
+    assert_git_clean(&dir);
+    env.ok(&["redo"]);
+    assert_eq!(tree_of("HEAD"), new_tree);
+    assert_eq!(files(&dir), after);
+    env.ok(&["undo"]);
+    assert_eq!(files(&dir), before);
+    let save = env.ok(&["undo", "--json"]).json();
+    assert_eq!(
+        save["memories"][0]["name"], "sharding-rfc-due",
+        "the save before the consolidation: {save}"
+    );
+    assert_git_clean(&dir);
+}
+
+/// A person who merges the branch with git itself gets one operation too: `memdir undo`
+/// takes the merge back.
+#[test]
+fn a_merge_made_with_git_is_undone_as_one_operation() {
+    let env = store();
+    let dir = env.memory_dir();
+    let before = files(&dir);
+    env.ok(&["consolidate"]);
+    git(&dir, &["merge", "--no-ff", "--no-edit", BRANCH]);
+    assert!(!files(&dir).contains_key("merge-freeze.md"));
     env.ok(&["undo"]);
     assert_eq!(files(&dir), before);
     assert_git_clean(&dir);
