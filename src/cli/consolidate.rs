@@ -9,6 +9,7 @@ use std::path::Path;
 use chrono::NaiveDate;
 
 use crate::Error;
+use crate::cli::rollback::memories_json;
 use crate::cli::{Ctx, HookPayload, Output, Resolved, short};
 use crate::memory::store::Store;
 use crate::repo::MemoryRepo;
@@ -31,8 +32,9 @@ pub struct ConsolidateArgs {
     #[arg(long)]
     pub apply: bool,
     /// Print JSON: {branch, outcome, target_branch, base, commits: [{commit, kind, changes:
-    /// [{kind, name, merged, removed, reason}]}], changed, refused, left_out, applied,
-    /// pushed, commands}.
+    /// [{kind, name, merged, removed, reason}]}], memories: [{name, type, file, change}],
+    /// changed, refused, consolidator, model, model_calls, cost_usd, fallback, unseen,
+    /// left_out, commit (the merge, with --apply), applied, pushed, commands}.
     #[arg(long)]
     pub json: bool,
     /// The background run a session's end starts: prepare the branch, keep it for the next
@@ -131,7 +133,20 @@ fn report(
     }
     let (diff, apply) = commands(ctx, prepared);
     if json {
-        return output.json(&to_json(prepared, applied, pushed, &diff, &apply));
+        let memories = match prepared.tip() {
+            Some(tip) => {
+                let repo = MemoryRepo::open(dir)?;
+                let (base, tip) = (repo.commit_tree(prepared.base)?, repo.commit_tree(tip)?);
+                crate::history::changes_between(&repo, &base, &tip)?.0
+            }
+            None => Vec::new(),
+        };
+        let mut value = to_json(prepared, applied, pushed, &diff, &apply);
+        if let Some(object) = value.as_object_mut() {
+            object.insert("commit".into(), applied.map(|c| c.to_string()).into());
+            object.insert("memories".into(), memories_json(&memories).into());
+        }
+        return output.json(&value);
     }
     if prepared.outcome == Outcome::Nothing {
         return output.info(

@@ -203,6 +203,31 @@ fn apply_is_one_commit_that_undo_takes_back_exactly_and_nothing_removed_is_lost(
         ]
     );
 
+    assert_eq!(out["commit"], commit.as_str());
+    let memories: Vec<(String, String, String)> = out["memories"]
+        .as_array()
+        .expect("memories")
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().unwrap_or_default().to_string(),
+                m["type"].as_str().unwrap_or_default().to_string(),
+                m["change"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, String)> = [
+        ("lint-before-commit", "feedback", "changed"),
+        ("make-lint-and-fmt", "feedback", "removed"),
+        ("merge-freeze", "project", "removed"),
+        ("oncall-paging-opsgenie", "reference", "removed"),
+        ("sharding-rfc-due", "project", "changed"),
+    ]
+    .iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    .collect();
+    assert_eq!(memories, expected);
+
     // Every removed text is still in history: git's log -p and memdir's search --history.
     let patch = git(&dir, &["log", "-p", "--first-parent", "-m"]);
     assert!(
@@ -222,7 +247,11 @@ fn apply_is_one_commit_that_undo_takes_back_exactly_and_nothing_removed_is_lost(
     let tree_of = |rev: &str| git(&dir, &["rev-parse", &format!("{rev}^{{tree}}")]);
     let (old_tree, new_tree) = (tree_of(&format!("{commit}^1")), tree_of(&commit));
     let undone = env.ok(&["undo", "--json"]).json();
-    assert_eq!(undone["operations"][0]["operation"], commit.as_str(), "{undone}");
+    assert_eq!(
+        undone["operations"][0]["operation"],
+        commit.as_str(),
+        "{undone}"
+    );
     assert_eq!(tree_of("HEAD"), old_tree);
     assert_eq!(files(&dir), before);
     assert_git_clean(&dir);
