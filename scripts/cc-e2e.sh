@@ -844,10 +844,11 @@ assert json.loads(rs[0]["text"].splitlines()[0])["body"].strip() == sys.argv[2],
 ' "$(tool_results M)" "$freeze_body"
 cp "$settings_saved" "$settings"
 
-# 8. Session K: consolidation. Two memories stating one fact and a freeze whose date passed are
-# consolidated and applied (`consolidate --apply`, today pinned); the next session's request
-# carries the consolidated index: the merged memory's line, neither the duplicate's nor the
-# freeze's. `undo` then gives back the files as they were.
+# 8. Session K: consolidation. Two more memories stating session A's make lint fact and a freeze
+# whose date passed are consolidated and applied (`consolidate --apply`, today pinned): the lint
+# memories merge into the first saved, A's; the next session's request carries the consolidated
+# index: the merged memory's line, neither the duplicates' nor the freeze's. `undo` then gives
+# back the files as they were.
 kd() { "${clean_env[@]}" MEMDIR_TODAY=2026-12-04 "$memdir" --project "$proj" "$@"; }
 check "md save lint-before-commit, merge-freeze, make-lint-and-fmt (a duplicate and an expired memory)" bash -c '
   "$@" save -q --type feedback --name lint-before-commit --description "Always run make lint before committing; CI golangci-lint is strict about errcheck" --body "Always run \`make lint\` before committing. golangci-lint in CI is strict (errcheck, govet shadow)." &&
@@ -863,8 +864,15 @@ commit = out["applied"]["commit"]
 parents = subprocess.run(["git", "-C", sys.argv[2], "log", "-1", "--format=%P", commit], capture_output=True, text=True).stdout.split()
 assert len(parents) == 2, parents
 ' "$applied" "$mem"
-check "consolidate --apply: lint-before-commit holds make-lint-and-fmt's details; make-lint-and-fmt.md and merge-freeze.md are gone" bash -c '
-  grep -qF "gofumpt" "$0/lint-before-commit.md" && ! test -e "$0/make-lint-and-fmt.md" && ! test -e "$0/merge-freeze.md"' "$mem"
+# The lint memories are merged into the first saved of them: session A's make lint memory.
+into=$(python3 -c '
+import json, sys
+out = json.loads(sys.argv[1])
+print(next(c["name"] for k in out["commits"] if k["kind"] == "duplicates" for c in k["changes"]))
+' "$applied" 2>/dev/null)
+check "consolidate --apply: the lint memories merged into the first saved (${into:-none}, session A's: ${lint:-none}), which holds both later ones' details; make-lint-and-fmt.md and merge-freeze.md are gone" bash -c '
+  test -n "$1" && test "$1" == "$2" && grep -qF "gofumpt" "$0/$1.md" && grep -qF "govet shadow" "$0/$1.md" &&
+  ! test -e "$0/make-lint-and-fmt.md" && ! test -e "$0/lint-before-commit.md" && ! test -e "$0/merge-freeze.md"' "$mem" "$into" "${lint:-}"
 repo_sound "consolidate --apply"
 echo '[{"text": "Noted."}]' >"$scratch/script-k.json"
 session K "$scratch/script-k.json" 'What do I run before a commit?'
@@ -873,9 +881,9 @@ request_count() {
   last_request "$1" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin), ensure_ascii=False).count(sys.argv[1]))' "$2"
 }
 check "session K: the request carries the consolidated index (the merged memory's line)" \
-  test "$(request_count K '(lint-before-commit.md)')" -ge 1
-check "session K: the request carries neither the merged duplicate's line nor the expired memory's" \
-  test "$(request_count K '(make-lint-and-fmt.md)')$(request_count K '(merge-freeze.md)')" == 00
+  test "$(request_count K "(${into:-none}.md)")" -ge 1
+check "session K: the request carries neither the merged duplicates' lines nor the expired memory's" \
+  test "$(request_count K '(make-lint-and-fmt.md)')$(request_count K '(lint-before-commit.md)')$(request_count K '(merge-freeze.md)')" == 000
 md undo >/dev/null
 check "memdir undo gives back the files as they were before --apply" test "$(cd "$mem" && sha1sum ./*.md | sort)" == "$files_before"
 repo_sound "consolidate undone"
