@@ -138,16 +138,33 @@ pub fn relative_phrase(text: &str) -> Option<String> {
 
 /// A sentence that says what happens every time ("每周五发周报：本周完成、下周计划", "Who's
 /// on call this week: check PagerDuty") names a week or a day of any week, not one date.
+/// "Every" counts before a span of time or a day ("every Sunday", "each sprint"), not before
+/// anything ("every training job").
 static HABIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:every|each|weekly|daily|monthly|who(?:'s| is)|whoever)\b|每周|每天|每日|每月|每次|周报|日报|月报")
-        .unwrap_or_else(|e| panic!("date pattern: {e}"))
+    Regex::new(&format!(
+        r"(?i)\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|morning|afternoon|evening|night|week(?:day|end)?|month|quarter|sprint|release|standup|time|(?:{WEEKDAYS_EN})s?)\b|\b(?:weekly|daily|nightly|monthly|who(?:'s| is)|whoever)\b|每周|每天|每日|每月|每次|周报|日报|月报"
+    ))
+    .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
 
-/// Whether the sentence a phrase stands in says what happens every time.
+/// A text that names a day of every week ("refreshed every Sunday", "weekly"): a bare day of
+/// the week anywhere in it ("gone by Monday") is that week's, whichever week it is.
+static WEEKLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:every|each)\s+(?:other\s+)?(?:{WEEKDAYS_EN})s?\b|\bweekly\b|\bon (?:{WEEKDAYS_EN})s\b|每周"
+    ))
+    .unwrap_or_else(|e| panic!("date pattern: {e}"))
+});
+
+/// Whether the sentence a phrase stands in says what happens every time, or the phrase is a
+/// bare day of the week ("by Monday") in a text about something every week.
 fn in_a_habit(text: &str, c: &Captures<'_>) -> bool {
     let Some(whole) = c.get(0) else {
         return false;
     };
+    if c.name("wd").is_some() && WEEKLY.is_match(text) {
+        return true;
+    }
     let ends = |ch: char| matches!(ch, '.' | '!' | '?' | '\n' | '。' | '！' | '？');
     let start = text[..whole.start()].rfind(ends).map_or(0, |i| i + 1);
     let end = text[whole.end()..]
@@ -451,8 +468,20 @@ mod tests {
             None
         );
         assert_eq!(relative_phrase("Never deploy on Friday."), None);
-        // What happens every week is no date.
+        // What happens every week is no date; "every" before anything else is.
         assert_eq!(relative_phrase("每周五发周报：本周完成、下周计划"), None);
+        assert_eq!(
+            relative_phrase(
+                "Staging is refreshed every Sunday, so seeds are gone by Monday.\n\n**Why:** Anything we seed there is gone by Monday."
+            ),
+            None
+        );
+        assert_eq!(
+            relative_phrase(
+                "Hive tables go read-only next Friday, so every training job must move before then."
+            ),
+            Some("next Friday".into())
+        );
         assert_eq!(
             relative_phrase("Who's on call this week: check PagerDuty"),
             None
