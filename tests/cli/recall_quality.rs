@@ -219,10 +219,11 @@ fn holds(set: &str, answerable: usize, floors: [f64; 5]) {
 
 #[test]
 fn recall_quality_on_the_development_set() {
-    // Floors under the figures the bar was tuned to (hit 0.85, quiet 0.77, body precision 0.90,
-    // recall@3 0.58, MRR 0.87): against regressions. Issue 29's targets, for the blind set, are
-    // hit 0.85, quiet 0.85 and body precision 0.90.
-    holds("dev", 40, [0.82, 0.75, 0.85, 0.55, 0.84]);
+    // Floors under the figures of the four development stores (hit 0.84, quiet 0.45, body
+    // precision 0.84, recall@3 0.59, MRR 0.81; the bar was tuned on store-d alone): against
+    // regressions. Issue 29's targets, for the blind set, are hit 0.85, quiet 0.85 and body
+    // precision 0.90.
+    holds("dev", 200, [0.81, 0.42, 0.80, 0.56, 0.78]);
 }
 
 #[test]
