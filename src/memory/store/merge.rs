@@ -7,6 +7,8 @@
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
+use crate::repo::TreeMap;
+
 use super::*;
 
 impl Store {
@@ -38,34 +40,47 @@ impl Store {
             )));
         }
         let wanted = self.repo.commit_tree(theirs)?;
-        let folders =
-            |tree: &crate::repo::TreeMap| tree.values().any(|(k, _)| *k == EntryKind::Tree);
+        let folders = |tree: &TreeMap| tree.values().any(|(k, _)| *k == EntryKind::Tree);
         if folders(&wanted) || folders(&state.tree) {
             return Err(StoreError::InvalidInput(
                 "this history holds folders memdir did not make; merge the branch with git itself"
                     .into(),
             ));
         }
+        state.merging = Some(theirs);
+        self.commit_to_tree(&mut state, &wanted, |_, _| true, message)
+    }
+
+    /// Make the work tree, `.git/index` and a new commit (`message`) hold `wanted`'s files that
+    /// `taken` accepts (by name and kind; what it does not accept stays as HEAD has it). Topic
+    /// files first, deletions next, the index last: a crash leaves orphans, never an index line
+    /// naming a missing file. A commit is made even when no file changes.
+    pub(crate) fn commit_to_tree(
+        &mut self,
+        state: &mut State,
+        wanted: &TreeMap,
+        taken: impl Fn(&[u8], EntryKind) -> bool,
+        message: &str,
+    ) -> Result<ObjectId, StoreError> {
         let mut contents = Vec::new();
-        for (name, (_, id)) in &wanted {
-            if state.tree.get(name) != wanted.get(name) {
+        for (name, (kind, id)) in wanted {
+            if state.tree.get(name) != wanted.get(name) && taken(name, *kind) {
                 contents.push((
                     String::from_utf8_lossy(name).into_owned(),
                     Some(self.repo.blob(*id)?),
                 ));
             }
         }
-        for name in state.tree.keys().filter(|n| !wanted.contains_key(*n)) {
-            contents.push((String::from_utf8_lossy(name).into_owned(), None));
+        for (name, (kind, _)) in &state.tree {
+            if !wanted.contains_key(name) && taken(name, *kind) {
+                contents.push((String::from_utf8_lossy(name).into_owned(), None));
+            }
         }
-        // Topic files first, deletions next, the index last: a crash leaves orphans, never an
-        // index line naming a missing file.
         contents.sort_by_key(|(name, bytes)| (name == INDEX_FILE, bytes.is_none()));
         let steps: Vec<(&str, Option<&[u8]>, &str)> = contents
             .iter()
             .map(|(name, bytes)| (name.as_str(), bytes.as_deref(), ""))
             .collect();
-        state.merging = Some(theirs);
-        self.write_and_commit(&mut state, &steps, message)
+        self.write_and_commit(state, &steps, message)
     }
 }
