@@ -47,10 +47,18 @@
 #      that saved through MCP is not extracted again. P2: no memdir on PATH: SessionStart says so,
 #      no hook error. S: the review skill loads and runs `memdir review` (its allowed-tools).
 #      P3: `claude plugin marketplace add` this repository, `claude plugin install
-#      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp;
+#      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp.
 #   8. session K: a duplicate and an expired memory consolidated and applied (`consolidate
 #      --apply`): the next session's request carries the consolidated index; `undo` gives back
 #      the files.
+#   9. sessions X, Y: `--extractor auto`, the default, with `claude` (this Claude Code 2.1.332) on
+#      PATH. X: memdir runs `claude -p` itself, which asks the same scripted API (it answers
+#      memdir's request with a structured answer): the memory is saved with one extraction
+#      call, made with no tools but the structured answer and a small model. Y: that `claude` is
+#      not logged in: the builtin extractor saves the memory instead, the hooks exit 0, and the
+#      range is marked for a later `extract --all --extractor agent`.
+# Sessions 2-7 extract with the builtin extractor, installed by name (`--extractor builtin`);
+# `claude` is kept off their PATH.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
 set -uo pipefail
 
@@ -112,7 +120,11 @@ info() { printf 'INFO %s\n' "$1"; }
 # Everything runs with a clean environment: the scratch HOME (so the config dir is
 # $home/.claude), no CLAUDE_*/ANTHROPIC_*/MEMDIR_* from the caller, and a scratch managed-policy
 # dir for memdir (MEMDIR_MANAGED_DIR), which the hooks inherit from Claude Code.
-clean_env=(env -i "PATH=$PATH" "HOME=$home" "LANG=C.UTF-8" "TMPDIR=${TMPDIR:-/tmp}"
+# The caller's PATH without any folder that holds a `claude`: only sessions X and Y have one.
+e2e_path=$(python3 -c '
+import os, sys
+print(":".join(d for d in sys.argv[1].split(":") if d and not os.access(os.path.join(d, "claude"), os.X_OK)))' "$PATH")
+clean_env=(env -i "PATH=$e2e_path" "HOME=$home" "LANG=C.UTF-8" "TMPDIR=${TMPDIR:-/tmp}"
   "MEMDIR_MANAGED_DIR=$scratch/managed" "GIT_CONFIG_NOSYSTEM=1")
 md() { "${clean_env[@]}" "$memdir" --project "$proj" "$@"; }
 g() { "${clean_env[@]}" git "$@"; }
@@ -154,6 +166,10 @@ class H(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b'{"input_tokens": 10}'); return
         msg = {"id": "msg_scripted", "type": "message", "role": "assistant", "model": req.get("model", "x"), "content": [],
                "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        # memdir's own `claude -p` (extraction): its answer, given as the structured output.
+        if "memdir's memory extractor" in json.dumps(req.get("system", "")):
+            answer = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else {"actions": []}
+            return sse(self, msg, [{"type": "tool_use", "id": "toolu_memdir", "name": "StructuredOutput", "input": answer}])
         if not req.get("tools"):
             return sse(self, msg, [{"type": "text", "text": "ok"}])
         rounds = sum(1 for m in req.get("messages", []) if isinstance(m.get("content"), list)
@@ -171,6 +187,7 @@ class H(http.server.BaseHTTPRequestHandler):
             blocks = [{"type": "text", "text": step["text"]}]
         sse(self, msg, blocks)
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+server.daemon_threads = True
 with open(sys.argv[3], "w") as f: f.write(str(server.server_address[1]))
 server.serve_forever()
 PY
@@ -183,7 +200,7 @@ session() {
   shift 3
   sid= transcript=
   rm -f "$scratch/port"
-  python3 "$scratch/scripted_api.py" "$script" "$scratch/requests-$name.jsonl" "$scratch/port" &
+  python3 "$scratch/scripted_api.py" "$script" "$scratch/requests-$name.jsonl" "$scratch/port" ${memdir_answer:+"$memdir_answer"} &
   api_pid=$!
   for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
   port=$(cat "$scratch/port" 2>/dev/null)
@@ -200,7 +217,8 @@ session() {
     >"$scratch/out-$name.json" 2>"$scratch/err-$name.txt")
   local rc=$?
   took=$(since "$t0")
-  kill "$api_pid" 2>/dev/null; wait "$api_pid" 2>/dev/null; api_pid=
+  # keep_api=1 leaves the API up for the extraction the hooks start (memdir's own `claude -p`).
+  [[ -n ${keep_api:-} ]] || { kill "$api_pid" 2>/dev/null; wait "$api_pid" 2>/dev/null; api_pid=; }
   sid=$(json "$scratch/out-$name.json" 'd.get("session_id","")' 2>/dev/null)
   if [[ $rc == 0 && -n $sid ]] && [[ $(json "$scratch/out-$name.json" 'd.get("is_error")') == False ]]; then
     pass "session $name: Claude Code ran (session $sid, $took s)"
@@ -304,16 +322,16 @@ check "Claude Code is $cc_version ($version; memdir: $("$memdir" --version))" te
 info "scratch: $scratch"
 
 # 1. Install the hooks into the scratch user config dir.
-check "hooks install --claude --command $memdir" md hooks install --claude --command "$memdir"
+check "hooks install --claude --extractor builtin --command $memdir" md hooks install --claude --extractor builtin --command "$memdir"
 settings=$home/.claude/settings.json
-check "settings.json: Stop, SessionEnd, PreCompact → extract --hook; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook" \
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook --extractor builtin; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook" \
   python3 - "$settings" "$memdir" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
 def cmds(ev, matcher=None):
     return [h["command"] for e in s.get(ev, []) if e.get("matcher") == matcher for h in e["hooks"]]
 for ev in ("Stop", "SessionEnd", "PreCompact"):
-    assert cmds(ev) == [f"{exe} extract --hook"], (ev, s.get(ev))
+    assert cmds(ev) == [f"{exe} extract --hook --extractor builtin"], (ev, s.get(ev))
 assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
 assert cmds("UserPromptSubmit") == [f"{exe} recall --hook"], s.get("UserPromptSubmit")
 assert cmds("SessionStart") == [f"{exe} recall --hook"], s.get("SessionStart")
@@ -330,7 +348,7 @@ mem=$(md path)
 info "memory dir: $mem"
 
 # 2. Session A: the person says something memorable; the assistant only answers.
-prompt_a='From now on, always run `make lint` before committing; CI broke for a day without it. Also: our on-call dashboard is https://grafana.example.com/d/oncall'
+prompt_a='From now on, always run make lint before committing, because CI broke for a day without it. Also: our on-call dashboard is https://grafana.example.com/d/oncall'
 echo '[{"text": "Got it: `make lint` before every commit, and the on-call dashboard is noted."}]' >"$scratch/script-a.json"
 session A "$scratch/script-a.json" "$prompt_a"
 sid_a=$sid transcript_a=$transcript
@@ -343,7 +361,7 @@ recs = [json.loads(l) for l in sys.stdin]
 stops = [r for r in recs if r["type"] == "stop_hook_summary"]
 assert stops, "no stop_hook_summary in the transcript"
 for s in stops:
-    assert any(i["command"] == sys.argv[1] + " extract --hook" for i in s["hookInfos"]), s
+    assert any(i["command"] == sys.argv[1] + " extract --hook --extractor builtin" for i in s["hookInfos"]), s
     assert not s["hookErrors"], s
 ' "$memdir" < <(hook_records "$transcript_a")
 
@@ -434,7 +452,7 @@ check "session B: the Stop hook ran memdir and succeeded" python3 -c '
 import json, sys
 stops = [json.loads(l) for l in sys.argv[2].splitlines() if "stop_hook_summary" in l]
 assert stops and all(not s["hookErrors"] for s in stops), stops
-assert any(i["command"] == sys.argv[1] + " extract --hook" for s in stops for i in s["hookInfos"]), stops
+assert any(i["command"] == sys.argv[1] + " extract --hook --extractor builtin" for s in stops for i in s["hookInfos"]), stops
 ' "$memdir" "$hooks_b"
 adopt=$(g -C "$mem" log --format='%H%x09%s%x09%(trailers:key=Memdir-Session,valueonly,separator=%x2C)' | awk -F'\t' '$2 ~ /^adopt\(/')
 if [[ $(echo "$adopt" | grep -c .) == 1 && $(echo "$adopt" | cut -f2) == "adopt(feedback): use-bun" && $(echo "$adopt" | cut -f3) == "$sid_b" ]]; then
@@ -462,7 +480,7 @@ saves_b=$(g -C "$mem" log --format='%s%x09%(trailers:key=Memdir-Session,valueonl
 if [[ -z $saves_b ]]; then pass "session B: no commit of session B other than the adopt"; else fail "session B: no extraction commits for B" "$saves_b"; fi
 # The control: without the skip, the builtin extractor would have saved B's prompt (so the check
 # above is not vacuous). Another memory dir: B's writes are not inside it, so nothing is skipped.
-control=$(md --memory-dir "$scratch/control-memory" extract --transcript "$transcript_b" --session "$sid_b" --json 2>&1)
+control=$(md --memory-dir "$scratch/control-memory" extract --transcript "$transcript_b" --session "$sid_b" --extractor builtin --json 2>&1)
 check "session B (control): run against an empty memory dir, the extractor saves a memory from B's prompt" \
   python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert any(o.get("outcome")=="saved" for o in r.get("outcomes",[])), r' "$control"
 repo_sound "session B"
@@ -574,7 +592,7 @@ else
     info "session C: --resume gave a new session id $sid (transcript $transcript)"
   transcript_c=${transcript:-/nonexistent}
   check "session C: PreCompact ran memdir extract --hook and succeeded" \
-    grep -qF "PreCompact [$memdir extract --hook] completed successfully" <(hook_records "$transcript_c")
+    grep -qF "PreCompact [$memdir extract --hook --extractor builtin] completed successfully" <(hook_records "$transcript_c")
   drain "session C"
   lines_after=$(log_lines "$sid" | wc -l)
   check "session C: worker.log shows new runs for $sid (PreCompact, SessionEnd)" test "$((lines_after - lines_before))" -ge 1
@@ -887,6 +905,109 @@ check "session K: the request carries neither the merged duplicates' lines nor t
 md undo >/dev/null
 check "memdir undo gives back the files as they were before --apply" test "$(cd "$mem" && sha1sum ./*.md | sort)" == "$files_before"
 repo_sound "consolidate undone"
+
+# 9. Sessions X, Y: the extractor `auto`, the default (`hooks install --claude` names none), with
+# `claude` on the hooks' PATH: memdir runs it itself (`claude -p`), and it asks the same scripted
+# API, which answers memdir's request with a structured answer. X: one call saves the memory.
+# Y: that `claude` is not logged in: the builtin extractor does the range, nothing is lost.
+check "hooks install --claude --extractor auto (back to the default: plain extract --hook)" \
+  md hooks install --claude --extractor auto --command "$memdir"
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook (auto)" python3 - "$settings" "$memdir" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
+for ev in ("Stop", "SessionEnd", "PreCompact"):
+    cmds = [h["command"] for e in s.get(ev, []) for h in e["hooks"]]
+    assert cmds == [f"{exe} extract --hook"], (ev, cmds)
+PY
+mkdir -p "$scratch/claude-bin" "$scratch/claude-logged-out"
+ln -sf "$claude" "$scratch/claude-bin/claude"
+# Y's `claude`: this Claude Code, with no API key: "Not logged in".
+printf '#!/bin/sh\nexec env -u ANTHROPIC_API_KEY %s "$@"\n' "$claude" >"$scratch/claude-logged-out/claude"
+chmod +x "$scratch/claude-logged-out/claude"
+cat >"$scratch/memdir-answer.json" <<'JSON'
+{"actions": [{"action": "save", "name": "payments-runbook", "type": "reference",
+  "description": "The payments incident runbook is at https://wiki.example.com/runbooks/payments",
+  "body": "Incidents in payments follow https://wiki.example.com/runbooks/payments."},
+ {"action": "done"}]}
+JSON
+extraction_calls() { # extraction_calls NAME: memdir's requests (with the extractor's system prompt) in NAME's API log
+  python3 - "$scratch/requests-$1.jsonl" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    try: body = json.loads(json.loads(line)["body"])
+    except Exception: continue
+    n += "memdir's memory extractor" in json.dumps(body.get("system", ""))
+print(n)
+PY
+}
+head_before=$(g -C "$mem" rev-parse HEAD)
+echo '[{"text": "Noted: the payments runbook."}]' >"$scratch/script-X.json"
+session_env=("PATH=$scratch/claude-bin:$e2e_path")
+keep_api=1 memdir_answer=$scratch/memdir-answer.json
+session X "$scratch/script-X.json" 'When payments has an incident, follow our runbook at https://wiki.example.com/runbooks/payments'
+keep_api= memdir_answer= session_env=()
+sid_x=$sid transcript_x=$transcript
+drain "session X"
+kill "$api_pid" 2>/dev/null; wait "$api_pid" 2>/dev/null; api_pid=
+check "session X: one extraction call to the model for the session (Stop and SessionEnd batched)" \
+  test "$(extraction_calls X)" == 1
+check "session X: memdir's claude -p asked with no tool but its structured answer, a small model, no CLAUDE.md" python3 - "$scratch/requests-X.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    try: body = json.loads(json.loads(line)["body"])
+    except Exception: continue
+    if "memdir's memory extractor" not in json.dumps(body.get("system", "")): continue
+    tools = [t["name"] for t in body.get("tools", []) if not t.get("defer_loading")]
+    assert tools == ["StructuredOutput"], tools
+    assert "haiku" in body["model"], body["model"]
+    request = json.loads(body["messages"][0]["content"] if isinstance(body["messages"][0]["content"], str) else body["messages"][0]["content"][0]["text"])
+    assert request["protocol"] == "memdir-extract/2", request["protocol"]
+    assert "wiki.example.com/runbooks/payments" in json.dumps(request["excerpt"]), request["excerpt"]
+PY
+check "session X: payments-runbook saved by the model: one save commit, with X's session id" python3 -c '
+import sys
+log = [l.split("\t") for l in sys.argv[1].splitlines()]
+assert log == [["save(reference): payments-runbook", sys.argv[2]]], log
+' "$(g -C "$mem" log --format='%s%x09%(trailers:key=Memdir-Session,valueonly)' "$head_before..HEAD")" "$sid_x"
+check "session X: worker.log says the agent extractor ran through claude (haiku), 1 call" \
+  grep -qF "extractor agent: claude (haiku), 1 call(s)" <(log_lines "$sid_x")
+info "session X: worker.log: $(log_lines "$sid_x" | cut -d' ' -f2- | paste -sd '|' | sed 's/|/ | /g')"
+check "session X: memdir's nested claude -p saved no session transcript of its own" \
+  test "$(find "$home/.claude/projects" -name '*.jsonl' -newer "$transcript_x" | wc -l)" == 0
+repo_sound "session X"
+cursor_at_end "session X" "$sid_x" "$transcript_x"
+
+head_before=$(g -C "$mem" rev-parse HEAD)
+echo '[{"text": "OK: make test before every push."}]' >"$scratch/script-Y.json"
+session_env=("PATH=$scratch/claude-logged-out:$e2e_path")
+keep_api=1 memdir_answer=$scratch/memdir-answer.json
+session Y "$scratch/script-Y.json" 'From now on, always run make test before pushing; the CI queue is slow.'
+keep_api= memdir_answer= session_env=()
+sid_y=$sid transcript_y=$transcript
+unaffected_hooks=$(hook_records "$transcript_y")
+check "session Y: every hook exited 0 (no hook error)" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+bad = [r for r in recs if "error" in str(r.get("type")) or r.get("exitCode") not in (None, 0)]
+assert not bad, bad
+' "$unaffected_hooks"
+drain "session Y"
+kill "$api_pid" 2>/dev/null; wait "$api_pid" 2>/dev/null; api_pid=
+check "session Y: no extraction request reached the API (claude was not logged in)" test "$(extraction_calls Y)" == 0
+md list --json >"$scratch/list-y.json" 2>&1
+list=$scratch/list-y.json
+make_test=$(find_memory feedback 'make test') && pass "session Y: the builtin extractor saved the feedback memory: $make_test" ||
+  fail "session Y: a feedback memory mentioning make test (nothing lost)" "$(cat "$list")"
+check "session Y: worker.log says the builtin ran because claude did not answer, and marked the range" python3 -c '
+import sys
+log = sys.argv[1]
+assert "extractor builtin (no model: claude (haiku) did not answer: claude reported an error" in log, log
+assert "Not logged in" in log and "marked for `memdir extract --all --extractor agent`" in log, log
+' "$(log_lines "$sid_y")"
+check "session Y: the range is marked in .git/memdir/redo/ for the model" test -s "$mem/.git/memdir/redo/$sid_y.json"
+repo_sound "session Y"
+cursor_at_end "session Y" "$sid_y" "$transcript_y"
 
 elapsed=$(since "$started")
 if [[ $failures == 0 ]]; then echo "ALL PASS ($elapsed s)"; else echo "$failures check(s) FAILED ($elapsed s)"; fi

@@ -4,12 +4,21 @@
 
 Usage:
   scripts/extract-eval.py [--memdir BIN] SET...                      the builtin extractor
-  scripts/extract-eval.py --agent-cmd CMD SET...                     an agent extractor (e.g.
-                                                                     hooks/claude-extract-agent)
+  scripts/extract-eval.py --claude SET...                            the agent extractor with
+                                                                     Claude Code (`claude` on PATH,
+                                                                     logged in: real model calls)
+  scripts/extract-eval.py --agent-cmd CMD SET...                     the agent extractor with a
+                                                                     model command of your own
   scripts/extract-eval.py --capture DIR SET...                       write each case's first
       agent request to DIR/<set>/<case>.request.json (the agent answers done; nothing is scored)
   scripts/extract-eval.py --replay DIR SET...                        answer each case's first
       agent turn with DIR/<set>/<case>.json (a response: {"actions": [...]}), then done; score
+
+The agent extractor is run as memdir runs it from the hooks, gate included: a session in which
+the gate lets no prompt through gets no request (and no capture file), as it costs no call.
+Requests are memdir's protocol of the binary run (memdir-extract/2 since issue 27: only the
+prompts the gate passed, and the bodies of the memories they may be about); answers recorded
+for another version's requests replay as they are, on whatever that binary asks.
 
 SET names a folder of fixtures/extraction/ (`blind-a`, `train-c`, ...; `cases` is the main set).
 Each case runs in its own temp HOME, project and memory dir, seeded with the case's `before`
@@ -81,6 +90,10 @@ def run_case(memdir, case_dir, extractor):
         done = subprocess.run(command, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             print(f"  {case_dir}: extract failed: {done.stderr.strip()[:300]}", file=sys.stderr)
+        try:
+            calls = json.loads(done.stdout).get("model_calls", 0)
+        except ValueError:
+            calls = 0
         made, everything = [], ""
         if os.path.isdir(mem):
             for name in sorted(os.listdir(mem)):
@@ -93,7 +106,7 @@ def run_case(memdir, case_dir, extractor):
                 if name.endswith(".md") and name != "MEMORY.md":
                     kind = next((l[6:].strip() for l in text.splitlines() if l.startswith("type: ")), "")
                     made.append((name, kind, text))
-        return expected, made, everything
+        return expected, made, everything, calls
     finally:
         shutil.rmtree(work)
 
@@ -103,16 +116,19 @@ def main():
     parser.add_argument("--memdir", default=os.path.join(ROOT, "target", "release", "memdir"))
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--agent-cmd")
+    how.add_argument("--claude", action="store_true")
     how.add_argument("--capture", metavar="DIR")
     how.add_argument("--replay", metavar="DIR")
     parser.add_argument("sets", nargs="+")
     args = parser.parse_args()
 
-    counts, notes, leaks = {}, [], 0
+    counts, notes, leaks, sessions, called = {}, [], 0, 0, 0
     for set_name in args.sets:
         for case, case_dir in cases_of(set_name):
             if args.agent_cmd:
                 extractor = lambda work: ["--extractor", "agent", "--agent-cmd", args.agent_cmd]
+            elif args.claude:
+                extractor = lambda work: ["--extractor", "agent"]
             elif args.capture or args.replay:
                 mode, root = ("capture", args.capture) if args.capture else ("replay", args.replay)
                 here = os.path.abspath(os.path.join(root, set_name, case))
@@ -124,8 +140,10 @@ def main():
                     os.chmod(agent, 0o755)
                     return ["--extractor", "agent", "--agent-cmd", agent]
             else:
-                extractor = lambda work: []
-            expected, made, everything = run_case(args.memdir, case_dir, extractor)
+                extractor = lambda work: ["--extractor", "builtin"]
+            expected, made, everything, calls = run_case(args.memdir, case_dir, extractor)
+            sessions += 1
+            called += calls > 0
             if args.capture:
                 continue
             used = [False] * len(made)
@@ -164,6 +182,8 @@ def main():
         row(kind, e, p, m)
     total = [sum(c[i] for c in counts.values()) for i in range(3)]
     row("overall", *total, f"   (forbidden text saved {leaks} times)")
+    if args.agent_cmd or args.claude or args.replay:
+        print(f"sessions with a model call: {called} of {sessions}")
     for note in notes:
         print("  " + note)
 

@@ -18,6 +18,7 @@ pub mod js;
 pub mod lexical;
 pub mod log_file;
 pub mod memory;
+pub mod model;
 pub mod paths;
 pub mod process;
 pub mod recall;

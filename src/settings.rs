@@ -35,6 +35,8 @@ struct LayerValues {
     memory_enabled: Option<bool>,
     claude_md_excludes: Vec<String>,
     extract_every: Option<u32>,
+    /// `memdir.extract.model`: the model Claude Code runs for extraction.
+    extract_model: Option<String>,
     /// `memdir.recall` (all of recall) or `memdir.recall.prompt`: whether the prompt hook adds
     /// memories.
     recall_prompt: Option<bool>,
@@ -163,6 +165,17 @@ impl Settings {
             .unwrap_or(1)
     }
 
+    /// The model memdir has Claude Code run for extraction (DESIGN §6): from the first layer
+    /// but project settings that sets `memdir.extract.model` (a cloned repository does not pick
+    /// what the person pays for); [`crate::model::claude::DEFAULT_MODEL`] when none does.
+    pub fn extract_model(&self) -> String {
+        self.layers
+            .iter()
+            .filter(|l| l.layer != SettingsLayer::Project)
+            .find_map(|l| l.extract_model.clone())
+            .unwrap_or_else(|| crate::model::claude::DEFAULT_MODEL.to_string())
+    }
+
     /// Whether the UserPromptSubmit hook adds memories to prompts (DESIGN §12): from the first
     /// layer that sets `memdir.recall` (`false` turns all of recall off) or
     /// `memdir.recall.prompt`; on when none does.
@@ -288,6 +301,21 @@ fn read_layer(
             }
         },
     };
+    let extract_model = match json
+        .get("memdir")
+        .and_then(|m| m.get("extract"))
+        .and_then(|e| e.get("model"))
+    {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(model)) if is_model_name(model) => Some(model.clone()),
+        Some(_) => {
+            wrong_type(
+                "memdir.extract.model",
+                "a model's alias or name (letters, digits, '.', '-', '_', ':', '[', ']'; at most 100)",
+            );
+            None
+        }
+    };
     let mut recall_limits = RecallLimits::default();
     let (recall_prompt, recall_session_start) = match json
         .get("memdir")
@@ -388,6 +416,14 @@ fn read_layer(
     if tracked_by_git {
         layer = SettingsLayer::Project;
     }
+    if layer == SettingsLayer::Project && extract_model.is_some() {
+        skipped.push(format!(
+            "skipped memdir.extract.model in project settings file {}: the model you pay for \
+             is set in user or local settings, never by a repository",
+            file.display()
+        ));
+    }
+
     Some(LayerValues {
         layer,
         file,
@@ -395,6 +431,7 @@ fn read_layer(
         memory_enabled,
         claude_md_excludes,
         extract_every,
+        extract_model,
         recall_prompt,
         recall_session_start,
         recall_limits,
@@ -402,6 +439,17 @@ fn read_layer(
         consolidate,
         tracked_by_git,
     })
+}
+
+/// A model's alias or name as `claude --model` takes it (`haiku`, `claude-haiku-4-5`,
+/// `claude-sonnet-4-5[1m]`): nothing a shell or an argument parser would read otherwise.
+fn is_model_name(model: &str) -> bool {
+    !model.is_empty()
+        && model.len() <= 100
+        && !model.starts_with('-')
+        && model
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-:[]".contains(c))
 }
 
 /// Whether auto memory (and with it extraction and team memory) is on, and which switch said so.

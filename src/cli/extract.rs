@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::Error;
 use crate::cli::{Ctx, HookPayload, Output, hook_mode, validate_session};
-use crate::extract::agent::{self, AgentConfig};
+use crate::extract::agent::{self, AgentConfig, ModelChoice};
 use crate::extract::state::Request;
 use crate::extract::worker::{self, Served};
 use crate::extract::{Extractor, Job, Report, Trigger, transcript_origin};
@@ -17,6 +17,9 @@ use crate::extract::{Extractor, Job, Report, Trigger, transcript_origin};
 /// `--all` does so for every session Claude Code kept of this project, oldest first.
 /// `--hook` reads a Stop, SessionEnd or PreCompact hook payload on stdin, queues the work for a
 /// background worker and returns at once; `--drain` waits for that work.
+///
+/// The extractor is `auto` unless told otherwise: a model (Claude Code, run by memdir as `claude
+/// -p`, or `--agent-cmd`) when one answers, else the builtin extractor.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["transcript", "all", "hook", "drain", "worker"])))]
 pub struct ExtractArgs {
@@ -43,16 +46,22 @@ pub struct ExtractArgs {
     /// Serve queued requests (what `--hook` starts).
     #[arg(long, hide = true)]
     pub worker: bool,
-    /// builtin (offline, deterministic) or agent (an external command; see --agent-cmd).
-    #[arg(long, value_name = "NAME", default_value = "builtin", value_parser = ["builtin", "agent"])]
+    /// auto (a model when one answers, else builtin), agent (the model only: a run fails
+    /// without one) or builtin (offline, deterministic, free). A hook's request keeps it:
+    /// `--drain` serves each queued request with the extractor its hook named.
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = ["auto", "agent", "builtin"])]
     pub extractor: String,
-    /// The agent extractor's command, run with `sh -c` (the README gives its JSON protocol).
+    /// The model as a command, run with `sh -c` and spoken to in JSON (the README gives the
+    /// protocol) [default: Claude Code, run as `claude -p`].
     #[arg(long, value_name = "CMD")]
     pub agent_cmd: Option<String>,
-    /// The agent's time limit per turn, in seconds (at most 3600, an hour).
+    /// The model's time limit per call, in seconds (at most 3600, an hour).
     #[arg(long, value_name = "S", default_value_t = 120,
           value_parser = clap::value_parser!(u64).range(..=MAX_AGENT_SECS))]
     pub agent_timeout: u64,
+    /// Say what would be saved, updated and removed; change nothing (the cursor included).
+    #[arg(long, conflicts_with_all = ["hook", "drain", "worker"])]
+    pub dry_run: bool,
     /// Print JSON: the report of each run.
     #[arg(long)]
     pub json: bool,
@@ -65,19 +74,27 @@ const MAX_AGENT_SECS: u64 = 60 * 60;
 
 impl ExtractArgs {
     fn extractor(&self) -> Result<Extractor, Error> {
-        match (self.extractor.as_str(), &self.agent_cmd) {
-            ("agent", Some(cmd)) if !cmd.trim().is_empty() => Ok(Extractor::Agent(AgentConfig {
-                cmd: cmd.clone(),
+        let config = || {
+            let model = match &self.agent_cmd {
+                Some(cmd) if cmd.trim().is_empty() => {
+                    return Err(Error::Usage("--agent-cmd is empty".into()));
+                }
+                Some(cmd) => ModelChoice::Command(cmd.clone()),
+                None => ModelChoice::ClaudeCode,
+            };
+            Ok(AgentConfig {
+                model,
                 turn_timeout: Duration::from_secs(self.agent_timeout.max(1)),
                 max_turns: agent::MAX_TURNS,
-            })),
-            ("agent", _) => Err(Error::Usage(
-                "--extractor agent needs --agent-cmd CMD (e.g. hooks/claude-extract-agent)".into(),
+            })
+        };
+        match self.extractor.as_str() {
+            "agent" => Ok(Extractor::Agent(config()?)),
+            "builtin" if self.agent_cmd.is_some() => Err(Error::Usage(
+                "--agent-cmd names the model, which --extractor builtin does not use".into(),
             )),
-            (_, Some(_)) => Err(Error::Usage(
-                "--agent-cmd is only used with --extractor agent".into(),
-            )),
-            _ => Ok(Extractor::Builtin),
+            "builtin" => Ok(Extractor::Builtin),
+            _ => Ok(Extractor::Auto(config()?)),
         }
     }
 }
@@ -89,8 +106,9 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         });
     }
     let extractor = args.extractor()?;
-    if matches!(extractor, Extractor::Agent(_)) {
-        // Whatever the agent command starts is handed back to memdir, to be killed with it.
+    // Queued requests name their own extractor: a worker or a drain may run a model too.
+    if args.worker || args.drain || !matches!(extractor, Extractor::Builtin) {
+        // Whatever the model's program starts is handed back to memdir, to be killed with it.
         crate::process::adopt_orphans();
     }
     if let Some(transcript) = &args.transcript {
@@ -111,11 +129,11 @@ pub fn run(ctx: &Ctx, args: &ExtractArgs, output: &mut Output<'_>) -> Result<(),
         };
     }
     if args.worker {
-        return Ok(worker::serve_queued(memory_dir, &extractor)?);
+        return Ok(worker::serve_queued(memory_dir)?);
     }
     let mut printed = Ok(());
     let timeout = Duration::from_secs(args.timeout);
-    let drained = worker::drain(memory_dir, &extractor, timeout, &mut |served| {
+    let drained = worker::drain(memory_dir, timeout, &mut |served| {
         if printed.is_ok() {
             printed = print_served(args, served, output);
         }
@@ -147,9 +165,33 @@ fn all(
         global,
     };
     // Auto memory off is said once (exit 3), not as a failure of every session.
-    project_ctx.resolve(output)?.check_enabled()?;
+    let resolved = project_ctx.resolve(output)?;
+    resolved.check_enabled()?;
     let mut failed = 0;
     let mut saved = 0;
+    // First what `auto` did without a model, when a model is there now.
+    let mut redone = Vec::new();
+    let redo = worker::redo_in_foreground(
+        resolved.dir(),
+        &extractor,
+        &resolved.extract_model,
+        args.dry_run,
+        &mut |report| redone.push(report),
+    );
+    for report in &redone {
+        saved += report.outcomes.iter().filter(|o| o.is_write()).count();
+        print_report(args, report, output)?;
+    }
+    // Not a session: said apart, so the count of sessions read stays right.
+    let redo_failed = match redo {
+        Ok(()) => false,
+        Err(e) => {
+            output.warn(&format!(
+                "the ranges marked for a model could not be redone: {e} (they stay marked)"
+            ))?;
+            true
+        }
+    };
     for (i, transcript) in transcripts.iter().enumerate() {
         output.progress(&format!(
             "[{}/{}] {}",
@@ -185,6 +227,11 @@ fn all(
         return Err(Error::Failed(format!(
             "{failed} session(s) could not be read; their cursors did not move, so the next run tries them again"
         )));
+    }
+    if redo_failed {
+        return Err(Error::Failed(
+            "no model redid the ranges marked for one; a later `memdir extract --all --extractor agent` tries them again".into(),
+        ));
     }
     Ok(())
 }
@@ -251,7 +298,7 @@ fn session(
     };
     let resolved = session_ctx.resolve(output)?;
     resolved.check_enabled()?;
-    Ok(worker::run_in_foreground(&Job {
+    let job = Job {
         session,
         transcript,
         project: session_ctx.project(),
@@ -259,7 +306,15 @@ fn session(
         trigger: Trigger::Foreground,
         every: resolved.extract_every,
         extractor,
-    })?)
+        claude_model: resolved.extract_model.clone(),
+        dry_run: args.dry_run,
+    };
+    Ok(if args.dry_run {
+        // Changes nothing, so it waits for no worker (and creates no repository to wait in).
+        crate::extract::run(&job)?
+    } else {
+        worker::run_in_foreground(&job)?
+    })
 }
 
 fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) -> Result<(), Error> {
@@ -271,9 +326,20 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
         return output.json(&value);
     }
     output.info(&format!(
-        "{}: {} new turn(s), bytes {}..{}",
-        report.session, report.turns, report.from, report.to
+        "{}: {} new turn(s), bytes {}..{}{}",
+        report.session,
+        report.turns,
+        report.from,
+        report.to,
+        if report.dry_run {
+            " (dry run: nothing is changed)"
+        } else {
+            ""
+        }
     ))?;
+    if let Some(extractor) = report.extractor_line() {
+        output.info(&format!("extractor {extractor}"))?;
+    }
     for subject in &report.adopted {
         output.info(&format!("adopted {subject}"))?;
     }
@@ -281,7 +347,7 @@ fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) ->
         output.info(&format!("skipped: {why}"))?;
     }
     for outcome in &report.outcomes {
-        output.info(&outcome.line())?;
+        output.info(&outcome.line_as(report.dry_run))?;
     }
     for message in &report.messages {
         let account = match message.unsaved {
@@ -334,8 +400,10 @@ fn hook(
         ctx.project(),
         payload.hook_event_name.clone().unwrap_or_default(),
         resolved.extract_every,
+        resolved.extract_model.clone(),
+        extractor.spec(),
     );
-    worker::enqueue(resolved.dir(), &request, &extractor)?;
+    worker::enqueue(resolved.dir(), &request)?;
     if payload.hook_event_name.as_deref() == Some("SessionEnd") {
         crate::cli::consolidate::session_ended(ctx, &resolved, payload)?;
     }

@@ -301,6 +301,8 @@ pub struct Resolved {
     pub auto_memory: AutoMemory,
     /// The extraction throttle (`memdir.extractEveryTurns`).
     pub extract_every: u32,
+    /// The model Claude Code runs for extraction (`memdir.extract.model`).
+    pub extract_model: String,
     /// Whether the prompt hook adds memories (`memdir.recall`).
     pub recall_prompt: bool,
     /// Whether the SessionStart hook adds the team index (`memdir.recall`).
@@ -348,6 +350,7 @@ impl Ctx {
         Ok(Resolved {
             auto_memory: auto_memory(&self.env, &settings),
             extract_every: settings.extract_every(),
+            extract_model: settings.extract_model(),
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
             recall_limits: settings.recall_limits(),

@@ -5,11 +5,11 @@
 
 use std::io;
 use std::path::PathBuf;
-use std::process::ExitStatus;
 use std::time::Duration;
 
 use crate::input::InputError;
 use crate::memory::store::StoreError;
+use crate::model::ModelError;
 use crate::repo::RepoError;
 
 #[derive(Debug, thiserror::Error)]
@@ -24,7 +24,7 @@ pub enum ExtractError {
     TranscriptUnopened(InputError),
     #[error("reading {}: {source}", path.display())]
     ReadTranscript { path: PathBuf, source: io::Error },
-    #[error("the agent command failed on turn {turn}: {failure}")]
+    #[error("the agent failed on turn {turn}: {failure}")]
     Agent {
         turn: u32,
         #[source]
@@ -74,30 +74,12 @@ impl ExtractError {
     }
 }
 
-/// Why one turn of the agent command failed (the run fails; the cursor stays).
+/// Why one turn of the agent failed (the run fails; the cursor stays): no model answered, or
+/// its answer is not a protocol response.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentFailure {
-    #[error("could not start /bin/sh: {0}")]
-    Start(#[source] io::Error),
-    #[error("waiting for it: {0}")]
-    Wait(#[source] io::Error),
-    #[error(
-        "it did not answer within the time limit of {}s; it was killed",
-        .0.as_secs_f64()
-    )]
-    TimedOut(Duration),
-    #[error(
-        "its output stayed open past the time limit of {}s (a background process?); it was killed",
-        .0.as_secs_f64()
-    )]
-    OutputHeldOpen(Duration),
-    #[error("its response is over {0} bytes; it was killed")]
-    ResponseTooBig(usize),
-    #[error("reading its response: {0}")]
-    ReadResponse(#[source] io::Error),
-    /// A non-zero exit, with the first line of its stderr when there is one.
-    #[error("it {}", exited(*.status, .stderr))]
-    Exited { status: ExitStatus, stderr: String },
+    #[error(transparent)]
+    Model(#[from] ModelError),
     #[error("its response {0}")]
     Response(#[source] BadResponse),
 }
@@ -119,28 +101,4 @@ pub enum BadResponse {
     NotObject,
     #[error("has an \"actions\" field that is not a list")]
     ActionsNotList,
-}
-
-/// "exited with code 3 (oops)", "was killed by signal 9".
-fn exited(status: ExitStatus, stderr: &str) -> String {
-    let how = describe_status(status);
-    if stderr.is_empty() {
-        how
-    } else {
-        format!("{how} ({stderr})")
-    }
-}
-
-fn describe_status(status: ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return format!("was killed by signal {signal}");
-        }
-    }
-    match status.code() {
-        Some(code) => format!("exited with code {code}"),
-        None => "exited abnormally".into(),
-    }
 }

@@ -13,19 +13,21 @@ use std::io::{BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use crate::memory::catalog::list_memories;
-use crate::memory::store::{INDEX_FILE, Op, SaveRequest, Store, StoreError};
+use crate::memory::store::StoreError;
 use crate::memory::taxonomy::MemoryType;
 
 pub mod agent;
+pub mod apply;
 pub mod builtin;
 mod error;
+mod run;
 pub mod sessions;
 pub mod state;
 pub mod transcript;
 pub mod worker;
 
 pub use error::{AgentFailure, BadResponse, ExtractError};
-use state::Cursor;
+pub use run::{redo, run};
 use transcript::{Reader, Record, Turn, Turns};
 
 /// A topic file over this is refused: one fact per file (§3).
@@ -62,6 +64,16 @@ pub enum Outcome {
         r#type: String,
         description: String,
     },
+    /// Asked as an update of `not_updated`, saved as a memory of its own: it would have replaced
+    /// a different fact (DESIGN §6).
+    #[serde(rename = "saved")]
+    SavedApart {
+        name: String,
+        r#type: String,
+        description: String,
+        not_updated: String,
+        why: String,
+    },
     Unchanged {
         name: String,
     },
@@ -75,6 +87,25 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// One line for people; in a dry run, what would be done ("would save …").
+    pub fn line_as(&self, dry_run: bool) -> String {
+        let line = self.line();
+        if !dry_run {
+            return line;
+        }
+        for (done, would) in [
+            ("saved ", "would save "),
+            ("updated ", "would update "),
+            ("removed ", "would remove "),
+            ("refused ", "would refuse "),
+        ] {
+            if let Some(rest) = line.strip_prefix(done) {
+                return format!("{would}{rest}");
+            }
+        }
+        line
+    }
+
     /// One line for people.
     pub fn line(&self) -> String {
         match self {
@@ -88,6 +119,16 @@ impl Outcome {
                 r#type,
                 description,
             } => format!("updated {name} ({type}): {description}"),
+            Outcome::SavedApart {
+                name,
+                r#type,
+                description,
+                not_updated,
+                why,
+            } => format!(
+                "saved {name} ({type}): {description} (a memory of its own, not an update of \
+                 {not_updated}: {why})"
+            ),
             Outcome::Unchanged { name } => format!("unchanged {name} (already saved)"),
             Outcome::Removed { name } => format!("removed {name}"),
             Outcome::Refused { what, why } => format!("refused {what}: {why}"),
@@ -99,6 +140,7 @@ impl Outcome {
         match self {
             Outcome::Saved { name, .. }
             | Outcome::Updated { name, .. }
+            | Outcome::SavedApart { name, .. }
             | Outcome::Unchanged { name }
             | Outcome::Removed { name } => Some(name),
             Outcome::Refused { .. } => None,
@@ -109,7 +151,10 @@ impl Outcome {
     pub fn is_write(&self) -> bool {
         matches!(
             self,
-            Outcome::Saved { .. } | Outcome::Updated { .. } | Outcome::Removed { .. }
+            Outcome::Saved { .. }
+                | Outcome::Updated { .. }
+                | Outcome::SavedApart { .. }
+                | Outcome::Removed { .. }
         )
     }
 }
@@ -178,18 +223,95 @@ fn excerpt(prompt: &str) -> String {
 /// Which extractor turns a range into actions.
 #[derive(Debug, Clone)]
 pub enum Extractor {
+    /// Offline, deterministic, free: the precise fallback.
     Builtin,
+    /// The model only: a run fails when no model answers (its range is tried again next time).
     Agent(agent::AgentConfig),
+    /// The model when one answers, else the builtin extractor, decided per run; a range the
+    /// builtin did for want of a model is marked for a later agent run ([`redo`]).
+    Auto(agent::AgentConfig),
 }
 
-/// Why a run was asked for: the throttle applies only to a hook's first request.
+impl Extractor {
+    /// Its name on the command line: `builtin`, `agent`, `auto`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Extractor::Builtin => "builtin",
+            Extractor::Agent(_) => "agent",
+            Extractor::Auto(_) => "auto",
+        }
+    }
+
+    /// As a queued request keeps it.
+    pub fn spec(&self) -> ExtractorSpec {
+        let (agent_cmd, agent_timeout) = match self {
+            Extractor::Agent(config) | Extractor::Auto(config) => (
+                match &config.model {
+                    agent::ModelChoice::Command(cmd) => Some(cmd.clone()),
+                    agent::ModelChoice::ClaudeCode => None,
+                },
+                config.turn_timeout.as_secs(),
+            ),
+            Extractor::Builtin => (None, ExtractorSpec::default().agent_timeout),
+        };
+        ExtractorSpec {
+            name: self.name().to_string(),
+            agent_cmd,
+            agent_timeout,
+        }
+    }
+}
+
+/// An extractor as a queued request keeps it (the hook's `--extractor`, `--agent-cmd` and
+/// `--agent-timeout`): whoever serves the request, the worker or `--drain`, extracts with it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExtractorSpec {
+    pub name: String,
+    #[serde(default)]
+    pub agent_cmd: Option<String>,
+    pub agent_timeout: u64,
+}
+
+impl Default for ExtractorSpec {
+    /// `auto` with Claude Code and the default time limit (a request stashed before requests
+    /// named their extractor).
+    fn default() -> Self {
+        ExtractorSpec {
+            name: "auto".into(),
+            agent_cmd: None,
+            agent_timeout: 120,
+        }
+    }
+}
+
+impl ExtractorSpec {
+    pub fn extractor(&self) -> Extractor {
+        let config = || agent::AgentConfig {
+            model: match &self.agent_cmd {
+                Some(cmd) => agent::ModelChoice::Command(cmd.clone()),
+                None => agent::ModelChoice::ClaudeCode,
+            },
+            turn_timeout: std::time::Duration::from_secs(self.agent_timeout.max(1)),
+            max_turns: agent::MAX_TURNS,
+        };
+        match self.name.as_str() {
+            "builtin" => Extractor::Builtin,
+            "agent" => Extractor::Agent(config()),
+            _ => Extractor::Auto(config()),
+        }
+    }
+}
+
+/// Why a run was asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trigger {
-    /// `extract --transcript`: the person asked; no throttle.
+    /// `extract --transcript` or `--all`: the person asked; everything now.
     Foreground,
-    /// A Stop hook's request, served by the worker's first pass (throttled).
-    Hook,
-    /// SessionEnd / PreCompact, or a trailing run for a request that arrived mid-run.
+    /// A Stop hook's request: a model's batch waits for more (SessionEnd, PreCompact or its
+    /// limits); with `throttled` (the worker's first pass) the builtin extractor's throttle
+    /// applies too.
+    Stop { throttled: bool },
+    /// SessionEnd or PreCompact: everything now.
     Final,
 }
 
@@ -201,19 +323,49 @@ pub struct Job {
     pub project: PathBuf,
     pub memory_dir: PathBuf,
     pub trigger: Trigger,
+    /// The builtin extractor's throttle (`memdir.extractEveryTurns`).
     pub every: u32,
     pub extractor: Extractor,
+    /// The model Claude Code runs (`memdir.extract.model`).
+    pub claude_model: String,
+    /// Say what would change, change nothing (the cursor included).
+    pub dry_run: bool,
+}
+
+/// The gate's account of a range: its prompts, and how many it let through to the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct GateCount {
+    pub prompts: usize,
+    pub passed: usize,
 }
 
 /// What one run did, for `extract`'s output.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Report {
+    /// The run: the session and where its range starts (`<session>@<from>`). One run's commits
+    /// are one model request's answer, or one builtin pass.
+    pub run: String,
     pub session: String,
     pub transcript: PathBuf,
     pub from: u64,
     pub to: u64,
     /// The person's prompts in the range.
     pub turns: usize,
+    /// Which extractor decided (`builtin` or `agent`); `null` when none ran (the range was
+    /// skipped, is waiting in a batch, or the gate found nothing for a model).
+    pub extractor: Option<&'static str>,
+    /// The model that answered (`claude (haiku)`, `the agent command`).
+    pub model: Option<String>,
+    /// Model calls made.
+    pub model_calls: u32,
+    /// What they cost in US dollars, when the model says.
+    pub cost_usd: Option<f64>,
+    /// With `auto`: why the builtin extractor ran instead of a model.
+    pub fallback: Option<String>,
+    /// The range is marked for a later `extract --all --extractor agent`.
+    pub marked_for_redo: bool,
+    /// The gate's account, when a model was to be asked.
+    pub gate: Option<GateCount>,
     /// Why the range was not extracted, when it was not.
     pub skipped: Option<String>,
     pub outcomes: Vec<Outcome>,
@@ -227,6 +379,43 @@ pub struct Report {
     /// Lines of the range over [`transcript::MAX_LINE_BYTES`] (skipped unread).
     pub oversized_lines: usize,
     pub cursor_advanced: bool,
+    /// Nothing was changed: what the outcomes say would have been done.
+    pub dry_run: bool,
+}
+
+impl Report {
+    /// Who extracted the range, in words, for people and the worker log: `agent: claude (haiku),
+    /// 1 call ($0.0021); the gate passed 2 of 5 prompts`, `builtin (no model: …); marked for …`.
+    /// `None` when nothing was to be extracted.
+    pub fn extractor_line(&self) -> Option<String> {
+        let mut line = match (self.extractor, &self.model) {
+            (Some(extractor), Some(model)) => format!(
+                "{extractor}: {model}, {} call(s){}",
+                self.model_calls,
+                self.cost_usd
+                    .map(|c| format!(" (${c:.4})"))
+                    .unwrap_or_default()
+            ),
+            (Some(extractor), None) => extractor.to_string(),
+            (None, _) if self.gate.is_some_and(|g| g.passed == 0) => {
+                "none: nothing worth a model call".to_string()
+            }
+            (None, _) => return None,
+        };
+        if let Some(why) = &self.fallback {
+            line.push_str(&format!(" (no model: {why})"));
+        }
+        if let Some(gate) = self.gate {
+            line.push_str(&format!(
+                "; the gate passed {} of {} prompt(s)",
+                gate.passed, gate.prompts
+            ));
+        }
+        if self.marked_for_redo {
+            line.push_str("; marked for `memdir extract --all --extractor agent`");
+        }
+        Some(line)
+    }
 }
 
 /// The new part of a transcript, read once.
@@ -382,114 +571,6 @@ pub fn existing_memories(dir: &Path) -> Result<Vec<Existing>, StoreError> {
         .collect())
 }
 
-/// `MEMORY.md` as an extractor is shown it: empty when it is missing or not a regular file (a
-/// symlink an agent planted is never followed), bad UTF-8 replaced.
-pub fn index_text(dir: &Path) -> Result<String, StoreError> {
-    if planted(dir, INDEX_FILE).is_some() {
-        return Ok(String::new());
-    }
-    crate::memory::catalog::read_index_lossy(dir, &mut Vec::new())
-}
-
-/// Why `file` of the memory dir, when it is there but is not a regular file: a symlink (to
-/// `/etc/passwd`, `~/.bashrc`), a FIFO, a directory. An agent can plant one; memdir neither reads
-/// nor writes through it (DESIGN §10).
-fn planted(dir: &Path, file: &str) -> Option<String> {
-    let meta = std::fs::symlink_metadata(dir.join(file)).ok()?;
-    (!meta.is_file()).then(|| {
-        format!(
-            "{file} in the memory dir is not a regular file ({}); memdir neither reads nor writes through it",
-            crate::input::describe_kind(&meta)
-        )
-    })
-}
-
-/// Check an action and carry it out through the store; a refusal is an outcome, not an error.
-pub fn apply(
-    store: &mut Store,
-    action: &Action,
-    session: Option<&str>,
-) -> Result<Outcome, StoreError> {
-    match action {
-        Action::Save(draft) => {
-            let request = SaveRequest {
-                name: &draft.name,
-                memory_type: draft.memory_type,
-                description: &draft.description,
-                title: draft.title.as_deref(),
-                body: &draft.body,
-                session,
-            };
-            if let Some(kind) = request.secret_kind() {
-                // Not even the name is echoed: it may be the secret.
-                return Ok(Outcome::Refused {
-                    what: format!("a {} memory", draft.memory_type),
-                    why: format!("it holds {kind}; secrets are never saved"),
-                });
-            }
-            let what = format!("save {}", draft.name);
-            if draft.body.len() > MAX_BODY_BYTES {
-                return Ok(Outcome::Refused {
-                    what,
-                    why: format!(
-                        "the body is {} bytes; a memory holds one fact, under {MAX_BODY_BYTES}",
-                        draft.body.len()
-                    ),
-                });
-            }
-            if let Err(e) = request.validate() {
-                return Ok(Outcome::Refused {
-                    what,
-                    why: e.to_string(),
-                });
-            }
-            if let Some(why) = planted(&store.dir, &format!("{}.md", draft.name))
-                .or_else(|| planted(&store.dir, INDEX_FILE))
-            {
-                return Ok(Outcome::Refused { what, why });
-            }
-            let saved = store.save(&request)?;
-            let r#type = draft.memory_type.as_str().to_string();
-            let name = draft.name.clone();
-            Ok(match (saved.commit, saved.op) {
-                (None, _) => Outcome::Unchanged { name },
-                (Some(_), Op::Update) => Outcome::Updated {
-                    name,
-                    r#type,
-                    description: draft.description.clone(),
-                },
-                (Some(_), _) => Outcome::Saved {
-                    name,
-                    r#type,
-                    description: draft.description.clone(),
-                },
-            })
-        }
-        Action::Delete { name } => {
-            let what = format!("delete {name}");
-            if let Err(e) = crate::memory::taxonomy::validate_name(name) {
-                return Ok(Outcome::Refused {
-                    what,
-                    why: e.to_string(),
-                });
-            }
-            if let Some(why) = planted(&store.dir, &format!("{name}.md"))
-                .or_else(|| planted(&store.dir, INDEX_FILE))
-            {
-                return Ok(Outcome::Refused { what, why });
-            }
-            if !store.dir.join(format!("{name}.md")).is_file() {
-                return Ok(Outcome::Refused {
-                    what,
-                    why: "there is no such memory".into(),
-                });
-            }
-            store.remove(name, session)?;
-            Ok(Outcome::Removed { name: name.clone() })
-        }
-    }
-}
-
 /// Every message of a range with the memories it came to, or why it came to none.
 fn account(turns: &[Turn], extraction: &builtin::Extraction, outcomes: &[Outcome]) -> Vec<Message> {
     let outcome_of = |name: &str| {
@@ -537,83 +618,4 @@ fn account(turns: &[Turn], extraction: &builtin::Extraction, outcomes: &[Outcome
             }
         })
         .collect()
-}
-
-/// Run one session's extraction, from its cursor to the end of its transcript.
-pub fn run(job: &Job) -> Result<Report, ExtractError> {
-    crate::fault::delay();
-    // Creates the repository on first use; the store lock is taken per mutation below.
-    let git_dir = Store::open(&job.memory_dir)?.repo.git_dir().to_path_buf();
-    let mut cursor = Cursor::load(&git_dir, &job.session);
-    let file = open_transcript(&job.transcript)?;
-    let len = file.metadata().map_err(reading(&job.transcript))?.len();
-    if cursor.offset > len
-        || cursor
-            .transcript
-            .as_ref()
-            .is_some_and(|t| *t != job.transcript)
-    {
-        // The transcript was replaced: start it over (saves by name do not duplicate).
-        cursor = Cursor::default();
-    }
-    let range = read_range(&job.transcript, file, cursor.offset, &job.memory_dir)?;
-    let mut report = Report {
-        session: job.session.clone(),
-        transcript: job.transcript.clone(),
-        from: cursor.offset,
-        to: range.end,
-        turns: range.turns.len(),
-        unreadable_lines: range.unreadable,
-        oversized_lines: range.oversized,
-        ..Report::default()
-    };
-    let session = Some(job.session.as_str());
-    if !range.memory_writes.is_empty() {
-        let adoption = Store::open(&job.memory_dir)?.adopt(session)?;
-        report.adopted = adoption.commits.iter().map(|(_, s)| s.clone()).collect();
-        report.skipped = Some(format!(
-            "the agent wrote memory itself in this range ({}); adopted its writes instead",
-            range.memory_writes.len()
-        ));
-    } else if job.trigger == Trigger::Hook && (range.turns.len() as u64) < u64::from(job.every) {
-        report.skipped = Some(format!(
-            "throttled: {} of {} turns since the last extraction",
-            range.turns.len(),
-            job.every
-        ));
-        return Ok(report);
-    } else if !range.turns.is_empty() {
-        // The run's saves and removals are one operation: `undo` takes the whole run back.
-        let _operation = crate::repo::operation::begin(
-            &job.memory_dir,
-            "extract",
-            &format!("session {}", job.session),
-            session,
-        );
-        report.outcomes = match &job.extractor {
-            Extractor::Builtin => {
-                let existing = existing_memories(&job.memory_dir)?;
-                let extraction = builtin::extract(&range.turns, &existing);
-                let mut store = Store::open(&job.memory_dir)?;
-                let mut outcomes = Vec::new();
-                for action in &extraction.actions {
-                    outcomes.push(apply(&mut store, action, session)?);
-                    crate::fault::point("extract-mid-run");
-                }
-                report.messages = account(&range.turns, &extraction, &outcomes);
-                outcomes
-            }
-            Extractor::Agent(config) => {
-                agent::run(config, job, &range.turns, &index_text(&job.memory_dir)?)?
-            }
-        };
-    }
-    cursor = Cursor {
-        offset: range.end,
-        record: range.last_record.or(cursor.record),
-        transcript: Some(job.transcript.clone()),
-    };
-    cursor.store(&git_dir, &job.session)?;
-    report.cursor_advanced = report.to != report.from;
-    Ok(report)
 }

@@ -1,11 +1,13 @@
 //! Extraction's own state, under the memory dir's `.git/memdir/` (never in the work tree, never
-//! committed): a cursor per session, and the stash of hook requests waiting for the worker.
+//! committed): a cursor per session (with how far a batch waiting for the model reaches), the
+//! stash of hook requests waiting for the worker, and the ranges the builtin extractor did
+//! because no model answered, for a later `extract --all --extractor agent` to redo.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::ExtractError;
+use crate::extract::{ExtractError, ExtractorSpec};
 use crate::memory::store::Store;
 
 /// `<git dir>/memdir`.
@@ -61,6 +63,12 @@ pub struct Cursor {
     pub record: Option<String>,
     #[serde(default)]
     pub transcript: Option<PathBuf>,
+    /// Where the transcript ended when a Stop last put its range in the batch waiting for the
+    /// model (the cursor stays before the batch until it is sent). What comes after it is new
+    /// since that Stop: a range in which the agent then wrote memory itself has the batch before
+    /// it sent first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batched_until: Option<u64>,
 }
 
 fn cursor_path(git_dir: &Path, session: &str) -> PathBuf {
@@ -120,6 +128,16 @@ pub struct Request {
     /// The throttle in force for the session's project.
     #[serde(default = "one")]
     pub every: u32,
+    /// The model Claude Code runs for the session's project (`memdir.extract.model`).
+    #[serde(default = "default_model")]
+    pub model: String,
+    /// What the hook extracts with: whoever serves the request extracts with it.
+    #[serde(default)]
+    pub extractor: ExtractorSpec,
+}
+
+fn default_model() -> String {
+    crate::model::claude::DEFAULT_MODEL.to_string()
 }
 
 fn one() -> u32 {
@@ -138,6 +156,8 @@ impl Request {
         project: PathBuf,
         event: String,
         every: u32,
+        model: String,
+        extractor: ExtractorSpec,
     ) -> Request {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -154,6 +174,8 @@ impl Request {
                 std::process::id()
             ),
             every,
+            model,
+            extractor,
         }
     }
 
@@ -190,6 +212,81 @@ impl Request {
             crate::atomic::remove_if_exists(path)?;
         }
         Ok(())
+    }
+}
+
+/// Ranges of one session's transcript that the builtin extractor did because no model answered
+/// (not installed, not logged in, offline, failing), for `extract --all --extractor agent` (or
+/// `auto`, when a model answers) to hand to a model later. In `.git/memdir/redo/`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Redo {
+    pub session: String,
+    pub transcript: PathBuf,
+    pub project: PathBuf,
+    pub ranges: Vec<RedoRange>,
+}
+
+/// One range to redo: bytes `from..to` of the transcript, and why no model did it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedoRange {
+    pub from: u64,
+    pub to: u64,
+    pub why: String,
+}
+
+fn redo_dir(git_dir: &Path) -> PathBuf {
+    state_dir(git_dir).join("redo")
+}
+
+impl Redo {
+    /// Add a range to the session's list (a range already there is not added twice).
+    pub fn mark(
+        git_dir: &Path,
+        session: &str,
+        transcript: &Path,
+        project: &Path,
+        range: RedoRange,
+    ) -> Result<(), ExtractError> {
+        let path = redo_dir(git_dir).join(session_file(session));
+        let mut redo = load::<Redo>(&path)
+            .filter(|r| r.transcript == transcript)
+            .unwrap_or_else(|| Redo {
+                session: session.to_string(),
+                transcript: transcript.to_path_buf(),
+                project: project.to_path_buf(),
+                ranges: Vec::new(),
+            });
+        if !redo
+            .ranges
+            .iter()
+            .any(|r| r.from == range.from && r.to == range.to)
+        {
+            redo.ranges.push(range);
+        }
+        store(&path, "ranges to redo", serde_json::to_vec_pretty(&redo))
+    }
+
+    /// Every session's list, in file name order.
+    pub fn all(git_dir: &Path) -> Vec<(PathBuf, Redo)> {
+        let Ok(entries) = std::fs::read_dir(redo_dir(git_dir)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(PathBuf, Redo)> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .filter_map(|path| load(&path).map(|redo| (path, redo)))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// Write what is left of the list at `path`, or remove it when nothing is.
+    pub fn keep(&self, path: &Path) -> Result<(), ExtractError> {
+        if self.ranges.is_empty() {
+            return Ok(crate::atomic::remove_if_exists(path)?);
+        }
+        store(path, "ranges to redo", serde_json::to_vec_pretty(self))
     }
 }
 
@@ -269,6 +366,8 @@ mod tests {
             event: "Stop".into(),
             nonce: "1".into(),
             every: 1,
+            model: "haiku".into(),
+            extractor: ExtractorSpec::default(),
         };
         request.stash(dir.path()).expect("stash");
         let (path, first) = Request::pending(dir.path()).remove(0);

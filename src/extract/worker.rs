@@ -25,19 +25,15 @@ use std::time::{Duration, Instant};
 use crate::extract::state::{Attempts, Cursor, Request, git_dir, state_dir};
 use crate::extract::{ExtractError, Extractor, Job, Report, Trigger, run};
 
-/// Queue a hook's request for the memory dir's worker and make sure one runs; never waits for
-/// it. Creates the repository on first use.
-pub fn enqueue(
-    memory_dir: &Path,
-    request: &Request,
-    extractor: &Extractor,
-) -> Result<(), ExtractError> {
+/// Queue a hook's request (with the extractor it names) for the memory dir's worker and make
+/// sure one runs; never waits for it. Creates the repository on first use.
+pub fn enqueue(memory_dir: &Path, request: &Request) -> Result<(), ExtractError> {
     let git_dir = git_dir(memory_dir)?;
     request.stash(&git_dir)?;
     // A running worker will find the request; otherwise start one.
     if let Some(lock) = try_lock(&git_dir)? {
         drop(lock);
-        spawn(&git_dir, memory_dir, extractor)?;
+        spawn(&git_dir, memory_dir)?;
     }
     Ok(())
 }
@@ -49,14 +45,30 @@ pub fn run_in_foreground(job: &Job) -> Result<Report, ExtractError> {
     run(job)
 }
 
+/// Hand the ranges `auto` gave the builtin extractor for want of a model to the model now
+/// ([`crate::extract::redo`]), after the worker's run if one is under way.
+pub fn redo_in_foreground(
+    memory_dir: &Path,
+    extractor: &Extractor,
+    claude_model: &str,
+    dry_run: bool,
+    on_report: &mut dyn FnMut(Report),
+) -> Result<(), ExtractError> {
+    if !crate::repo::has_repository(memory_dir)? {
+        return Ok(());
+    }
+    let _lock = lock(&git_dir(memory_dir)?)?;
+    crate::extract::redo(memory_dir, extractor, claude_model, dry_run, on_report)
+}
+
 /// What `memdir extract --worker` does: serve the queued requests, unless another worker is.
-pub fn serve_queued(memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
+pub fn serve_queued(memory_dir: &Path) -> Result<(), ExtractError> {
     let git_dir = git_dir(memory_dir)?;
     let Some(lock) = try_lock(&git_dir)? else {
         // Another worker serves this memory dir; it will see our requests.
         return Ok(());
     };
-    serve(&git_dir, memory_dir, extractor, lock, &mut |_| {})
+    serve(&git_dir, memory_dir, lock, &mut |_| {})
 }
 
 fn lock_path(git_dir: &Path) -> PathBuf {
@@ -106,7 +118,7 @@ fn lock_until(git_dir: &Path, deadline: Option<Instant>) -> Result<Option<File>,
 
 /// One served request, for the log and for `--drain`'s output.
 pub enum Served {
-    Done(Report),
+    Done(Box<Report>),
     /// The run failed; the session's next request retries from its cursor.
     Failed {
         session: String,
@@ -119,12 +131,11 @@ pub enum Served {
     },
 }
 
-/// Serve stashed requests until there are none, holding `lock`; each result is logged, and
-/// `on_served` sees it.
+/// Serve stashed requests until there are none, holding `lock`, each with the extractor its
+/// hook named; each result is logged, and `on_served` sees it.
 fn serve(
     git_dir: &Path,
     memory_dir: &Path,
-    extractor: &Extractor,
     lock: File,
     on_served: &mut dyn FnMut(&Served),
 ) -> Result<(), ExtractError> {
@@ -146,8 +157,11 @@ fn serve(
             continue;
         }
         for (path, request) in pending {
-            let trigger = if first_pass && request.event == "Stop" {
-                Trigger::Hook
+            let trigger = if request.event == "Stop" {
+                // Trailing runs skip the throttle; a model's batch still waits for the end.
+                Trigger::Stop {
+                    throttled: first_pass,
+                }
             } else {
                 Trigger::Final
             };
@@ -158,7 +172,9 @@ fn serve(
                 memory_dir: memory_dir.to_path_buf(),
                 trigger,
                 every: request.every,
-                extractor: extractor.clone(),
+                extractor: request.extractor.extractor(),
+                claude_model: request.model.clone(),
+                dry_run: false,
             };
             let session = request.session.clone();
             let offset = Cursor::load(git_dir, &session).offset;
@@ -177,7 +193,7 @@ fn serve(
                 let result = run(&job);
                 Attempts::end(git_dir, &session)?;
                 match result {
-                    Ok(report) => Served::Done(report),
+                    Ok(report) => Served::Done(Box::new(report)),
                     Err(e) if e.is_invalid_input() => Served::Retired {
                         session,
                         why: format!("{e} (bad input: retrying this request cannot help)"),
@@ -208,7 +224,8 @@ fn log(git_dir: &Path, line: &str) {
     crate::log_file::append(&log_path(git_dir), line);
 }
 
-/// The log line for a served request.
+/// The log line for a served request: what ran (and why the builtin extractor, when `auto`
+/// had no model), what it cost, what it did.
 fn describe(served: &Served) -> String {
     match served {
         Served::Done(report) => {
@@ -216,6 +233,9 @@ fn describe(served: &Served) -> String {
                 "{}: bytes {}..{}, {} turn(s)",
                 report.session, report.from, report.to, report.turns
             );
+            if let Some(extractor) = report.extractor_line() {
+                line.push_str(&format!("; extractor {extractor}"));
+            }
             if let Some(why) = &report.skipped {
                 line.push_str(&format!("; skipped: {why}"));
             }
@@ -234,7 +254,7 @@ fn describe(served: &Served) -> String {
 
 /// Start a detached worker for `memory_dir`: its own process group, no terminal, output to the
 /// log. The caller returns at once; the worker outlives it.
-fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(), ExtractError> {
+fn spawn(git_dir: &Path, memory_dir: &Path) -> Result<(), ExtractError> {
     let log_path = log_path(git_dir);
     let io = |source| ExtractError::StartWorker {
         log: log_path.clone(),
@@ -245,23 +265,7 @@ fn spawn(git_dir: &Path, memory_dir: &Path, extractor: &Extractor) -> Result<(),
         .map(std::ffi::OsString::from)
         .into();
     args.push(memory_dir.into());
-    args.extend(extractor_flags(extractor).into_iter().map(Into::into));
     crate::process::spawn_detached(args, log).map_err(io)
-}
-
-/// The `memdir extract` flags that name `extractor`, for the worker it starts.
-fn extractor_flags(extractor: &Extractor) -> Vec<String> {
-    match extractor {
-        Extractor::Builtin => vec!["--extractor".into(), "builtin".into()],
-        Extractor::Agent(config) => vec![
-            "--extractor".into(),
-            "agent".into(),
-            "--agent-cmd".into(),
-            config.cmd.clone(),
-            "--agent-timeout".into(),
-            config.turn_timeout.as_secs().to_string(),
-        ],
-    }
 }
 
 /// What `--drain` served: its failures are the command's.
@@ -290,7 +294,6 @@ impl Drained {
 /// is there to (one was killed, or never started); `on_served` sees each result.
 pub fn drain(
     memory_dir: &Path,
-    extractor: &Extractor,
     timeout: Duration,
     on_served: &mut dyn FnMut(&Served),
 ) -> Result<Drained, ExtractError> {
@@ -308,7 +311,7 @@ pub fn drain(
         if Request::pending(&git_dir).is_empty() {
             return Ok(drained);
         }
-        serve(&git_dir, memory_dir, extractor, lock, &mut |served| {
+        serve(&git_dir, memory_dir, lock, &mut |served| {
             match served {
                 Served::Failed { .. } => drained.failed += 1,
                 Served::Retired { .. } => drained.retired += 1,

@@ -32,35 +32,44 @@ fn unmergeable(file: &Path, problem: &str) -> HooksError {
 }
 
 /// What the Stop, SessionEnd and PreCompact hooks extract with (`memdir extract --hook`'s
-/// `--extractor`).
+/// `--extractor`, and `--agent-cmd` when a command of the person's is the model).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookExtractor {
-    Builtin,
-    /// The agent extractor, running `cmd` (a shell command line) each protocol turn.
-    Agent {
-        cmd: String,
+    /// A model when one answers, else the builtin extractor: `extract`'s default.
+    Auto {
+        cmd: Option<String>,
     },
+    /// The model only (Claude Code, or `cmd`).
+    Agent {
+        cmd: Option<String>,
+    },
+    Builtin,
 }
 
 impl HookExtractor {
-    /// The words `extract --hook` takes to use it.
+    /// The words `extract --hook` takes to use it (none for `auto` with Claude Code, the
+    /// default).
     fn arguments(&self) -> Vec<String> {
-        match self {
-            HookExtractor::Builtin => Vec::new(),
-            HookExtractor::Agent { cmd } => vec![
-                "--extractor".into(),
-                "agent".into(),
-                "--agent-cmd".into(),
-                cmd.clone(),
-            ],
+        let (name, cmd) = match self {
+            HookExtractor::Auto { cmd } => (None, cmd),
+            HookExtractor::Agent { cmd } => (Some("agent"), cmd),
+            HookExtractor::Builtin => (Some("builtin"), &None),
+        };
+        let mut words: Vec<String> = name
+            .into_iter()
+            .flat_map(|name| ["--extractor".to_string(), name.to_string()])
+            .collect();
+        if let Some(cmd) = cmd {
+            words.extend(["--agent-cmd".to_string(), cmd.clone()]);
         }
+        words
     }
 }
 
 /// The extractor a memdir command line asks for: `--extractor` and `--agent-cmd` (either as
-/// `--flag value` or `--flag=value`), the builtin one when it names none.
+/// `--flag value` or `--flag=value`), `auto` when it names none.
 fn extractor_in(arguments: &[String]) -> (String, Option<String>) {
-    let mut extractor = "builtin".to_string();
+    let mut extractor = "auto".to_string();
     let mut cmd = None;
     let mut words = arguments.iter();
     while let Some(word) = words.next() {
@@ -92,7 +101,7 @@ pub struct Installed {
 /// Merge memdir's entries, running `program`, into the settings file `file` (created when
 /// missing), and write it only when something changed. With `extractor`, the extraction hooks
 /// use it (an extraction hook that uses another is updated); without, they keep the extractor
-/// they have (the builtin one when they are new). A symlinked settings file (dotfiles) is
+/// they have (`auto` when they are new). A symlinked settings file (dotfiles) is
 /// written through, not replaced; with `boundary`, only while its target stays inside it (a
 /// project's local settings never lead memdir to write outside the project).
 pub fn install(
@@ -103,7 +112,10 @@ pub fn install(
 ) -> Result<Installed, HooksError> {
     let existing = SettingsText::read(file)?;
     let mut settings = existing.parse(file)?;
-    let entries = claude_entries(program, extractor.unwrap_or(&HookExtractor::Builtin));
+    let entries = claude_entries(
+        program,
+        extractor.unwrap_or(&HookExtractor::Auto { cmd: None }),
+    );
     let merge = merge_entries(&mut settings, &entries, program, extractor.is_some())
         .map_err(|problem| unmergeable(file, &problem))?;
     if !merge.is_unchanged() {
@@ -551,15 +563,18 @@ fn write_settings(file: &Path, bytes: &[u8], boundary: Option<&Path>) -> Result<
 mod tests {
     use super::*;
 
-    /// Merge the builtin extractor's entries for `memdir`, naming no extractor.
-    fn merge_builtin(settings: &mut Value) -> Merge {
-        let entries = claude_entries("memdir", &HookExtractor::Builtin);
+    /// The default extractor: `auto`, with Claude Code as the model.
+    const AUTO: HookExtractor = HookExtractor::Auto { cmd: None };
+
+    /// Merge the default entries for `memdir`, naming no extractor.
+    fn merge_default(settings: &mut Value) -> Merge {
+        let entries = claude_entries("memdir", &AUTO);
         merge_entries(settings, &entries, "memdir", false).expect("merges")
     }
 
     #[test]
     fn embedded_entries_are_claude_code_hooks() {
-        let entries = claude_entries("memdir", &HookExtractor::Builtin);
+        let entries = claude_entries("memdir", &AUTO);
         let events: Vec<&str> = entries["hooks"]
             .as_object()
             .expect("hooks object")
@@ -593,7 +608,7 @@ mod tests {
             entries["hooks"]["Stop"][0]["hooks"][0],
             serde_json::json!({"type": "command", "command": "memdir extract --hook"})
         );
-        let spaced = claude_entries("/opt/my tools/memdir", &HookExtractor::Builtin);
+        let spaced = claude_entries("/opt/my tools/memdir", &AUTO);
         assert_eq!(
             spaced["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
             "'/opt/my tools/memdir' snapshot --hook"
@@ -609,7 +624,7 @@ mod tests {
         ]}], "PreCompact": [{"hooks": [
             {"type": "command", "command": "/usr/bin/memdir", "args": ["extract", "--hook"]},
         ]}]}});
-        let merge = merge_builtin(&mut settings);
+        let merge = merge_default(&mut settings);
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0],
             serde_json::json!({"type": "command", "command": "memdir extract --hook --extractor agent", "timeout": 30})
@@ -630,17 +645,17 @@ mod tests {
         );
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 
-        let again = merge_builtin(&mut settings);
+        let again = merge_default(&mut settings);
         assert!(again.is_unchanged(), "{again:?}");
     }
 
     #[test]
     fn an_extractor_asked_for_replaces_another_and_is_kept_when_none_is() {
         let agent = HookExtractor::Agent {
-            cmd: "/home/me/.claude/memdir/claude-extract-agent".into(),
+            cmd: Some("/home/me/bin/my-model".into()),
         };
         let entries = claude_entries("memdir", &agent);
-        let wanted = "memdir extract --hook --extractor agent --agent-cmd /home/me/.claude/memdir/claude-extract-agent";
+        let wanted = "memdir extract --hook --extractor agent --agent-cmd /home/me/bin/my-model";
         assert_eq!(entries["hooks"]["Stop"][0]["hooks"][0]["command"], wanted);
         assert_eq!(
             entries["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "memdir snapshot --hook",
@@ -658,20 +673,26 @@ mod tests {
         let again = merge_entries(&mut settings, &entries, "memdir", true).expect("merges");
         assert!(again.is_unchanged(), "{again:?}");
         // Installing without naming an extractor keeps the one the hooks have.
-        let builtin = claude_entries("memdir", &HookExtractor::Builtin);
-        let kept = merge_entries(&mut settings, &builtin, "memdir", false).expect("merges");
+        let default = claude_entries("memdir", &AUTO);
+        let kept = merge_entries(&mut settings, &default, "memdir", false).expect("merges");
         assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["command"], wanted);
         assert!(kept.replaced.is_empty(), "{kept:?}");
-        // Naming the builtin one puts it back.
+        // Naming one puts it in: the builtin extractor is named, `auto` is the default.
+        let builtin = claude_entries("memdir", &HookExtractor::Builtin);
         let back = merge_entries(&mut settings, &builtin, "memdir", true).expect("merges");
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0]["command"],
-            "memdir extract --hook"
+            "memdir extract --hook --extractor builtin"
         );
         assert_eq!(
             back.replaced.len(),
             3,
             "Stop, SessionEnd, PreCompact: {back:?}"
+        );
+        merge_entries(&mut settings, &default, "memdir", true).expect("merges");
+        assert_eq!(
+            settings["hooks"]["Stop"][0]["hooks"][0]["command"],
+            "memdir extract --hook"
         );
     }
 
@@ -680,7 +701,7 @@ mod tests {
         let words = |text: &str| -> Vec<String> { text.split(' ').map(str::to_string).collect() };
         assert_eq!(
             extractor_in(&words("extract --hook")),
-            ("builtin".into(), None)
+            ("auto".into(), None)
         );
         assert_eq!(
             extractor_in(&words("extract --hook --extractor=agent --agent-cmd=x")),
@@ -697,7 +718,7 @@ mod tests {
         let mut settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [
             {"type": "command", "command": "memdir extract --hook 2>/dev/null || true"},
         ]}]}});
-        let merge = merge_builtin(&mut settings);
+        let merge = merge_default(&mut settings);
         assert_eq!(
             settings["hooks"]["Stop"][0]["hooks"][0]["command"],
             "memdir extract --hook 2>/dev/null || true"
@@ -716,7 +737,7 @@ mod tests {
             assert!(
                 merge_entries(
                     &mut settings,
-                    &claude_entries("memdir", &HookExtractor::Builtin),
+                    &claude_entries("memdir", &AUTO),
                     "memdir",
                     false
                 )

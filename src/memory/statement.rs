@@ -107,17 +107,23 @@ impl Fingerprint {
 
     /// How much the two texts are about the same thing, 0 to 1.
     pub(crate) fn similarity(&self, other: &Fingerprint) -> f64 {
-        let (wa, wb) = (&self.words, &other.words);
-        let total = (wa.len() + self.pairs.len()).min(wb.len() + other.pairs.len()) as f64;
+        let total =
+            (self.words.len() + self.pairs.len()).min(other.words.len() + other.pairs.len()) as f64;
         if total == 0.0 {
             return 0.0;
         }
+        (self.shared_with(other) / total).min(1.0)
+    }
+
+    /// What the two texts say in common, weighed: a shared name ("#ops-pager", "credit-limit",
+    /// "acme-stg") 3, a shared word or Chinese pair 1, a near word ("npm" and "pnpm", "test" and
+    /// "tests") a half.
+    pub(crate) fn shared_with(&self, other: &Fingerprint) -> f64 {
+        let (wa, wb) = (&self.words, &other.words);
         let mut shared = 0.0;
         for w in wa.intersection(wb) {
-            // A shared name ("#ops-pager", "credit-limit", "acme-stg") says more than a word.
             shared += if is_identifier(w) { 3.0 } else { 1.0 };
         }
-        // "npm" and "pnpm", "test" and "tests": near words count half.
         for x in wa.difference(wb).filter(|x| x.len() >= 3) {
             if wb
                 .iter()
@@ -126,8 +132,7 @@ impl Fingerprint {
                 shared += 0.5;
             }
         }
-        shared += self.pairs.intersection(&other.pairs).count() as f64;
-        (shared / total).min(1.0)
+        shared + self.pairs.intersection(&other.pairs).count() as f64
     }
 }
 
@@ -151,4 +156,74 @@ pub(crate) fn is_derivable(text: &str) -> bool {
         && !FEEDBACK_ANYWHERE.is_match(text)
         && !DECISION.is_match(text)
         && !REASON.is_match(text)
+}
+
+/// The content words of `old` that `new` no longer says, when they are most of them (over
+/// half, of at least three): replacing `old` by `new` would then lose a fact rather than
+/// correct or extend it (DESIGN §6: "an update never destroys a different fact"). A word `new`
+/// says in another form ("runbook" for "runbooks", "pnpm" for "npm") is not dropped; Chinese is
+/// compared by character pairs.
+pub(crate) fn dropped_words(old: &str, new: &str) -> Option<Vec<String>> {
+    let kept: BTreeSet<String> = words(new).into_iter().collect();
+    let mut said: Vec<String> = Vec::new();
+    for word in words(old) {
+        if !said.contains(&word) {
+            said.push(word);
+        }
+    }
+    let near = |word: &str| {
+        kept.iter().any(|k| {
+            k == word
+                || word.len() >= 3
+                    && k.len() >= 3
+                    && (k.contains(word) || word.contains(k.as_str()))
+        })
+    };
+    let mut dropped: Vec<String> = said.iter().filter(|w| !near(w)).cloned().collect();
+    let (old_pairs, new_pairs) = (cjk_pairs(old), cjk_pairs(new));
+    let dropped_pairs = old_pairs.difference(&new_pairs).count();
+    let total = said.len() + old_pairs.len();
+    let lost = dropped.len() + dropped_pairs;
+    if total < 3 || lost * 2 <= total {
+        return None;
+    }
+    dropped.extend(old_pairs.difference(&new_pairs).cloned());
+    Some(dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_update_that_says_something_else_drops_the_old_fact() {
+        let runbook = "On-call runbook lives in Notion: Eng/Runbooks. The on-call runbook lives in Notion under Eng/Runbooks.";
+        let dropped = dropped_words(runbook, "The on-call rota is in PagerDuty.").expect("dropped");
+        assert!(dropped.contains(&"notion".to_string()), "{dropped:?}");
+        // Corrected or extended, the fact stays.
+        assert_eq!(
+            dropped_words(
+                runbook,
+                "The on-call runbook moved from Notion Eng/Runbooks to Confluence."
+            ),
+            None
+        );
+        assert_eq!(
+            dropped_words(
+                runbook,
+                "On-call runbook lives in Notion: Eng/Runbooks; the rota is in PagerDuty."
+            ),
+            None
+        );
+        assert_eq!(
+            dropped_words("Use npm.", "Use pnpm."),
+            None,
+            "too short to judge"
+        );
+        assert!(dropped_words("发版前冻结代码三天", "周五团建去爬山").is_some());
+        assert_eq!(
+            dropped_words("发版前冻结代码三天", "发版前冻结代码五天"),
+            None
+        );
+    }
 }

@@ -21,6 +21,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub mod program;
 mod tree;
 
 pub use tree::adopt_orphans;

@@ -1,7 +1,8 @@
-//! `memdir extract --extractor agent`: the JSON protocol driven against scripted agents
+//! `memdir extract --extractor agent|auto`: the JSON protocol driven against scripted agents
 //! (`fixtures/agent/`): a well-behaved one, a hostile one that tries to leave the sandbox, one
-//! past its time limit, broken ones, and the Claude Code wrapper (`hooks/claude-extract-agent`)
-//! against a stand-in `claude`.
+//! past its time limit, broken ones, and memdir's own Claude Code runner against a stand-in
+//! `claude` (`fixtures/agent/fake_claude.py`): the flags it is run with, its answer, and `auto`
+//! falling back to the builtin extractor when it fails.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -115,6 +116,8 @@ fn a_well_behaved_agent_reads_the_project_and_saves_what_it_found() {
     // Kept from the agent: anything but PATH, HOME, LANG, CLAUDE_* and ANTHROPIC_*.
     env.set_var("GITHUB_TOKEN", "ghp_not_for_the_agent");
     env.set_var("CLAUDE_CODE_ENTRYPOINT", "cli");
+    // The session whose hook started memdir is not the model's.
+    env.set_var("CLAUDE_CODE_SESSION_ID", "the-hooks-session");
     write_project(&env.project);
     let transcript = env.root.join("s1.jsonl");
     let length = write_transcript(
@@ -148,7 +151,7 @@ fn a_well_behaved_agent_reads_the_project_and_saves_what_it_found() {
     assert_eq!(turns.len(), 2, "the agent said done on turn 2");
     let dir = env.memory_dir();
     let first = &turns[0]["request"];
-    assert_eq!(first["protocol"], "memdir-extract/1");
+    assert_eq!(first["protocol"], "memdir-extract/2");
     assert_eq!(first["turn"], 1);
     assert_eq!(first["max_turns"], 5);
     assert_eq!(first["session"], "s1");
@@ -157,6 +160,9 @@ fn a_well_behaved_agent_reads_the_project_and_saves_what_it_found() {
     assert_eq!(first["results"], json!([]));
     assert_eq!(first["memories"], json!([]));
     assert_eq!(first["truncated"], false);
+    // The gate left the thanks out: nothing in it could be worth remembering.
+    assert_eq!(first["left_out"], 1);
+    assert!(first.get("index").is_none(), "{first}");
     assert!(
         first["instructions"]
             .as_str()
@@ -168,8 +174,6 @@ fn a_well_behaved_agent_reads_the_project_and_saves_what_it_found() {
         json!([
             {"role": "user", "text": "Remember: staging deploys from the release branch (see docs/deploy.md).",
              "timestamp": "2026-03-05T10:00:00.000Z"},
-            {"role": "assistant", "text": "Noted."},
-            {"role": "user", "text": "Thanks, that's all.", "timestamp": "2026-03-05T10:01:00.000Z"},
         ])
     );
     // What each read returned came back in the next request.
@@ -192,7 +196,12 @@ fn a_well_behaved_agent_reads_the_project_and_saves_what_it_found() {
     );
     assert_eq!(seen["HOME"], json!(env.home));
     assert_eq!(seen["CLAUDE_CODE_ENTRYPOINT"], "cli");
-    for hidden in ["GITHUB_TOKEN", "GIT_CONFIG_GLOBAL", "MEMDIR_MANAGED_DIR"] {
+    for hidden in [
+        "GITHUB_TOKEN",
+        "GIT_CONFIG_GLOBAL",
+        "MEMDIR_MANAGED_DIR",
+        "CLAUDE_CODE_SESSION_ID",
+    ] {
         assert!(seen.get(hidden).is_none(), "{hidden} reached the agent");
     }
 
@@ -466,7 +475,7 @@ fn an_agent_that_fails_or_does_not_answer_json_is_a_run_error() {
         assert_eq!(run.code, 1, "{cmd}: {}{}", run.stdout, run.stderr);
         let first = run.error_message();
         assert!(
-            first.starts_with("the agent command failed on turn 1:") && first.contains(needle),
+            first.starts_with("the agent failed on turn 1:") && first.contains(needle),
             "{cmd}: want {needle:?} in {}",
             run.stderr
         );
@@ -503,10 +512,54 @@ fn fake_claude(env: &TestEnv) -> (PathBuf, PathBuf) {
     (bin, state)
 }
 
-#[test]
-fn the_claude_wrapper_drives_claude_print_mode_and_relays_its_answer() {
-    let env = agent_env();
+/// `memdir extract` with the native runner: `--extractor NAME`, no `--agent-cmd`, the stand-in
+/// `claude` first on PATH.
+fn extract_with_claude(env: &TestEnv, transcript: &Path, extractor: &str) -> Run {
+    env.run(&[
+        "extract",
+        "--transcript",
+        transcript.to_str().expect("utf-8 path"),
+        "--extractor",
+        extractor,
+        "--json",
+    ])
+}
+
+/// An environment whose PATH finds the stand-in `claude` first; its calls go to the returned
+/// state dir.
+fn claude_env(mode: &str) -> (TestEnv, PathBuf) {
+    let mut env = agent_env();
     let (bin, state) = fake_claude(&env);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    env.set_var("PATH", &path);
+    env.set_var("CLAUDE_FAKE_STATE", state.to_str().expect("utf-8"));
+    env.set_var("CLAUDE_FAKE_MODE", mode);
+    (env, state)
+}
+
+fn calls(state: &Path) -> Vec<Value> {
+    let mut calls = Vec::new();
+    while let Ok(bytes) = std::fs::read(state.join(format!("call-{}.json", calls.len() + 1))) {
+        calls.push(serde_json::from_slice(&bytes).expect("call record"));
+    }
+    calls
+}
+
+#[test]
+fn memdir_runs_claude_print_mode_itself_and_carries_out_its_answer() {
+    let (mut env, state) = claude_env("");
+    // A model set in the user's settings; the hook session's identity stays out of the child.
+    std::fs::create_dir_all(env.home.join(".claude")).expect("config dir");
+    std::fs::write(
+        env.home.join(".claude/settings.json"),
+        r#"{"memdir": {"extract": {"model": "claude-haiku-4-5"}}}"#,
+    )
+    .expect("settings");
+    env.set_var("CLAUDE_CODE_SESSION_ID", "the-hooks-session");
     let transcript = env.root.join("s5.jsonl");
     write_transcript(
         &transcript,
@@ -517,26 +570,23 @@ fn the_claude_wrapper_drives_claude_print_mode_and_relays_its_answer() {
             "Will do.",
         )],
     );
-    let cmd = format!(
-        "FAKE_CLAUDE_STATE={} PATH={}:\"$PATH\" {}",
-        quote(&state),
-        quote(&bin),
-        quote(&repo_file("hooks/claude-extract-agent"))
-    );
-    let run = extract(&env, &transcript, &cmd, "60");
+    let run = extract_with_claude(&env, &transcript, "agent");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report = run.json();
     assert_eq!(
-        run.json()["outcomes"],
+        report["outcomes"],
         json!([{"outcome": "saved", "name": "prefer-bun", "type": "feedback",
                "description": "Use bun, never npm, in this project"}])
     );
-    // One turn, one `claude -p` call, with no tools, hooks or saved session.
-    let call: Value = serde_json::from_slice(
-        &std::fs::read(state.join("call-1.json")).expect("claude was called"),
-    )
-    .expect("call record");
-    assert!(!state.join("call-2.json").exists(), "the agent said done");
-    let argv: Vec<&str> = call["argv"]
+    assert_eq!(report["extractor"], "agent");
+    assert_eq!(report["model"], "claude (claude-haiku-4-5)");
+    assert_eq!(report["model_calls"], 1);
+    assert_eq!(report["cost_usd"], 0.0012);
+    // One `claude -p` call, with no tools, hooks, plugins, MCP or saved session, and the answer
+    // asked for as structured output.
+    let calls = calls(&state);
+    assert_eq!(calls.len(), 1, "the model said done");
+    let argv: Vec<&str> = calls[0]["argv"]
         .as_array()
         .expect("argv")
         .iter()
@@ -548,18 +598,33 @@ fn the_claude_wrapper_drives_claude_print_mode_and_relays_its_answer() {
         &["--max-turns", "1"],
         &["--tools", ""],
         &["--safe-mode"],
+        &["--strict-mcp-config"],
         &["--no-session-persistence"],
+        &["--model", "claude-haiku-4-5"],
     ] {
         assert!(
             argv.windows(window.len()).any(|w| w == window),
             "want {window:?} in {argv:?}"
         );
     }
-    assert_eq!(call["env"]["CLAUDE_CODE_DISABLE_AUTO_MEMORY"], "1");
-    let prompt = call["stdin"].as_str().expect("prompt");
+    let schema_at = argv
+        .iter()
+        .position(|a| *a == "--json-schema")
+        .expect("--json-schema");
+    let schema: Value = serde_json::from_str(argv[schema_at + 1]).expect("a JSON schema");
+    assert_eq!(schema["required"], json!(["actions"]));
+    assert!(argv.contains(&"--system-prompt"), "{argv:?}");
+    let child = &calls[0]["env"];
+    assert_eq!(child["CLAUDE_CODE_DISABLE_AUTO_MEMORY"], "1");
+    assert!(child.get("CLAUDE_CODE_SESSION_ID").is_none(), "{child}");
+    let request: Value =
+        serde_json::from_str(calls[0]["stdin"].as_str().expect("stdin")).expect("the request");
+    assert_eq!(request["protocol"], "memdir-extract/2");
     assert!(
-        prompt.contains("memdir-extract/1") && prompt.contains("use bun, never npm"),
-        "{prompt}"
+        request["excerpt"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("use bun, never npm")),
+        "{request}"
     );
     let dir = env.memory_dir();
     let topic = std::fs::read_to_string(dir.join("prefer-bun.md")).expect("topic file");
@@ -568,39 +633,149 @@ fn the_claude_wrapper_drives_claude_print_mode_and_relays_its_answer() {
         "{topic}"
     );
     assert_git_clean(&dir);
+    assert_index_consistent(&dir);
     assert_eq!(subjects(&dir), ["save(feedback): prefer-bun"]);
 }
 
 #[test]
-fn the_claude_wrapper_fails_the_run_when_claude_fails_so_the_range_is_retried() {
-    let env = agent_env();
-    let (bin, state) = fake_claude(&env);
-    let transcript = env.root.join("s6.jsonl");
-    write_transcript(
+fn agent_fails_the_run_when_claude_cannot_answer_so_the_range_is_retried() {
+    for (mode, needle) in [
+        (
+            "fail",
+            "claude reported an error (api_error): Not logged in · Please run /login",
+        ),
+        (
+            "text",
+            "claude finished without an answer in the requested form: it wrote: Sure!",
+        ),
+    ] {
+        let (env, state) = claude_env(mode);
+        let transcript = env.root.join("s6.jsonl");
+        write_transcript(
+            &transcript,
+            "s6",
+            &env.project,
+            &[("From now on use bun, never npm.", "Will do.")],
+        );
+        let run = extract_with_claude(&env, &transcript, "agent");
+        assert_eq!(run.code, 1, "{mode}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.error_message()
+                .starts_with(&format!("the agent failed on turn 1: {needle}")),
+            "{mode}: {}",
+            run.stderr
+        );
+        assert_eq!(calls(&state).len(), 1, "{mode}");
+        let dir = env.memory_dir();
+        assert!(subjects(&dir).is_empty(), "{mode}");
+        assert!(
+            !dir.join(".git/memdir/cursors/s6.json").exists(),
+            "{mode}: the cursor stays for a retry"
+        );
+    }
+}
+
+#[test]
+fn auto_falls_back_to_the_builtin_extractor_and_marks_the_range_for_the_model() {
+    // Claude Code fails (not logged in): the builtin extractor saves what it is sure of, the
+    // command succeeds, the cursor moves, and the range is marked.
+    let (mut env, state) = claude_env("fail");
+    // Where Claude Code keeps the project's sessions, for `extract --all` to find it later.
+    let transcript = crate::extract::sessions_folder(&env, &env.project).join("s7.jsonl");
+    let length = write_transcript(
         &transcript,
-        "s6",
+        "s7",
         &env.project,
-        &[("From now on use bun, never npm.", "Will do.")],
+        &[
+            (
+                "From now on, always run make lint before committing.",
+                "OK.",
+            ),
+            ("Thanks!", "You're welcome."),
+        ],
     );
-    let cmd = format!(
-        "FAKE_CLAUDE_MODE=fail FAKE_CLAUDE_STATE={} PATH={}:\"$PATH\" {}",
-        quote(&state),
-        quote(&bin),
-        quote(&repo_file("hooks/claude-extract-agent"))
-    );
-    let run = extract(&env, &transcript, &cmd, "60");
-    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let run = extract_with_claude(&env, &transcript, "auto");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report = run.json();
+    assert_eq!(report["extractor"], "builtin", "{report}");
     assert!(
-        run.error_message()
-            .starts_with("the agent command failed on turn 1"),
-        "{}",
-        run.stderr
+        report["fallback"].as_str().is_some_and(|f| f.starts_with(
+            "claude (haiku) did not answer: claude reported an error (api_error): Not logged in"
+        )),
+        "{report}"
     );
-    assert!(state.join("call-1.json").exists());
+    assert_eq!(report["marked_for_redo"], true);
+    assert_eq!(report["gate"], json!({"prompts": 2, "passed": 1}));
+    assert_eq!(report["outcomes"][0]["outcome"], "saved", "{report}");
+    assert_eq!(calls(&state).len(), 1);
     let dir = env.memory_dir();
-    assert!(subjects(&dir).is_empty());
-    assert!(
-        !dir.join(".git/memdir/cursors/s6.json").exists(),
-        "the cursor stays for a retry"
+    assert_eq!(cursor_offset(&dir, "s7"), Some(length as u64));
+    let builtin_saves = subjects(&dir);
+    assert_eq!(builtin_saves.len(), 1, "{builtin_saves:?}");
+    let redo: Value = serde_json::from_slice(
+        &std::fs::read(dir.join(".git/memdir/redo/s7.json")).expect("marked"),
+    )
+    .expect("json");
+    assert_eq!(redo["ranges"][0]["from"], 0);
+    assert_eq!(redo["ranges"][0]["to"], length);
+
+    // No `claude` at all: the same, without a call.
+    let mut bare = agent_env();
+    bare.set_var("PATH", "/usr/bin:/bin");
+    let t2 = bare.root.join("s8.jsonl");
+    write_transcript(
+        &t2,
+        "s8",
+        &bare.project,
+        &[(
+            "From now on, always run make lint before committing.",
+            "OK.",
+        )],
     );
+    let run = extract_with_claude(&bare, &t2, "auto");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.json()["fallback"],
+        "claude is not installed (no `claude` on PATH)"
+    );
+
+    // While Claude Code still does not answer, `extract --all --extractor agent` says so (exit
+    // 1, one line) and the mark stays; the session itself is read.
+    let failing = env.run(&["extract", "--all", "--extractor", "agent"]);
+    assert_eq!(failing.code, 1, "{}{}", failing.stdout, failing.stderr);
+    assert!(
+        failing
+            .stdout
+            .ends_with("1 session(s) read, 0 memory change(s) saved\n"),
+        "{}",
+        failing.stdout
+    );
+    assert!(
+        failing.stderr.starts_with(
+            "warning: the ranges marked for a model could not be redone: the agent failed on turn 1: claude reported an error"
+        ) && failing
+            .stderr
+            .contains("\nerror: no model redid the ranges marked for one;"),
+        "{}",
+        failing.stderr
+    );
+    assert_eq!(calls(&state).len(), 2, "claude was asked once more");
+    assert!(dir.join(".git/memdir/redo/s7.json").exists());
+
+    // Once Claude Code answers, `extract --all --extractor agent` hands the marked range to it:
+    // one call, the memory the model saved, the mark gone, the cursor where it was.
+    env.set_var("CLAUDE_FAKE_MODE", "");
+    let all = env.run(&["extract", "--all", "--extractor", "agent", "--json"]);
+    assert_eq!(all.code, 0, "{}{}", all.stdout, all.stderr);
+    assert_eq!(calls(&state).len(), 3, "one call for the marked range");
+    assert!(!dir.join(".git/memdir/redo/s7.json").exists());
+    let mut after = subjects(&dir);
+    after.sort();
+    assert!(
+        after.contains(&"save(feedback): prefer-bun".to_string()),
+        "{after:?}"
+    );
+    assert_eq!(cursor_offset(&dir, "s7"), Some(length as u64));
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
 }

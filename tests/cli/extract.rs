@@ -172,7 +172,7 @@ fn a_record_still_being_written_waits_for_the_next_run() {
     let env = TestEnv::new();
     let file = env.root.join("s2.jsonl");
     let mut t = Transcript::new("s2", &env.project);
-    t.user("Remember that the staging database is shared with QA, so never reset it.");
+    t.user("From now on, never reset the staging database: it is shared with QA.");
     let full = t.text();
     let cut = full.len() - 20;
     std::fs::write(&file, &full[..cut]).expect("partial write");
@@ -304,10 +304,17 @@ fn bad_usage_is_refused() {
             "--transcript",
             file.to_str().expect("utf-8"),
             "--extractor",
-            "agent",
+            "builtin",
+            "--agent-cmd",
+            "my-model",
         ],
         2,
-        "needs --agent-cmd",
+        "--agent-cmd names the model, which --extractor builtin does not use",
+    );
+    env.fails(
+        &["extract", "--drain", "--dry-run"],
+        2,
+        "the argument '--drain' cannot be used with '--dry-run'",
     );
     let elsewhere = env.root.join("elsewhere.jsonl");
     Transcript::new("s9", Path::new("/nonexistent/project"))
@@ -363,7 +370,7 @@ fn twenty_hook_calls_for_three_sessions_one_worker_then_drain() {
     let dir = env.memory_dir();
     let rules = [
         ("a", "From now on, always run the linter before committing."),
-        ("b", "Never force-push to the main branch."),
+        ("b", "From now on, never force-push to the main branch."),
         ("c", "Always write commit messages in the imperative mood."),
     ];
     let mut files = Vec::new();
@@ -429,11 +436,11 @@ fn the_throttle_waits_but_a_trailing_run_does_not() {
     let dir = env.memory_dir();
     let first = env.root.join("first.jsonl");
     Transcript::new("first", &env.project)
-        .user("Never commit generated files.")
+        .user("From now on, never commit generated files.")
         .write(&first);
     let second = env.root.join("second.jsonl");
     Transcript::new("second", &env.project)
-        .user("Always squash before merging.")
+        .user("From now on, always squash before merging.")
         .write(&second);
     let hook = |session: &str, file: &Path| {
         let run = env.run_with_stdin(
@@ -465,6 +472,186 @@ fn the_throttle_waits_but_a_trailing_run_does_not() {
     assert!(cursor_offset(&dir, "first").is_some());
     assert_eq!(subjects(&dir).len(), 2);
     assert_git_clean(&dir);
+}
+
+/// With a model, a Stop puts what the gate passed in the session's batch (the cursor waits) and
+/// SessionEnd sends the batch: one call for the session. A session with nothing the gate passes
+/// costs none. Whoever serves a request, the worker or `--drain`, extracts with the extractor its
+/// hook named, whatever its own flags say.
+#[test]
+fn stops_batch_for_the_model_and_session_end_sends_one_request() {
+    let mut env = TestEnv::new();
+    env.set_var("PATH", &std::env::var("PATH").unwrap_or_default());
+    let dir = env.memory_dir();
+    let calls = env.root.join("calls");
+    let model = format!(
+        "cat >/dev/null; echo call >> '{}'; echo '{}'",
+        calls.display(),
+        serde_json::json!({"actions": [
+            {"action": "save", "name": "run-linter", "type": "feedback",
+             "description": "Run the linter before committing", "body": "Run the linter before committing."},
+            {"action": "done"}]})
+    );
+    let calls_made = || {
+        std::fs::read_to_string(&calls)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let hook = |session: &str, file: &Path, event: &str| {
+        let run = env.run_with_stdin(
+            &["extract", "--hook", "--agent-cmd", &model],
+            &hook_payload(session, file, &env.project, event),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        // The drain's own flags name another extractor: the request's is used.
+        env.ok(&["extract", "--drain", "--extractor", "builtin"]);
+    };
+    let file = env.root.join("s1.jsonl");
+    let mut t = Transcript::new("s1", &env.project);
+    t.user("From now on, always run the linter before committing.")
+        .assistant("Will do.");
+    t.write(&file);
+    hook("s1", &file, "Stop");
+    t.user("Thanks. Now fix the typo in the heading.")
+        .assistant("Fixed.");
+    t.write(&file);
+    hook("s1", &file, "Stop");
+    assert_eq!(calls_made(), 0, "the batch waits for the session's end");
+    assert_eq!(
+        cursor_offset(&dir, "s1"),
+        Some(0),
+        "the cursor waits before the batch"
+    );
+    let log = std::fs::read_to_string(dir.join(".git/memdir/worker.log")).expect("log");
+    assert!(
+        log.contains("skipped: batched: 1 of 2 prompt(s) may hold something to remember"),
+        "{log}"
+    );
+    hook("s1", &file, "SessionEnd");
+    assert_eq!(calls_made(), 1);
+    assert_eq!(subjects(&dir), ["save(feedback): run-linter"]);
+    let len = std::fs::metadata(&file).expect("transcript").len();
+    assert_eq!(cursor_offset(&dir, "s1"), Some(len));
+
+    // Nothing worth remembering: no call, and the range is done.
+    let quiet = env.root.join("s2.jsonl");
+    Transcript::new("s2", &env.project)
+        .user("What does this function return?")
+        .assistant("A list.")
+        .user("ok thanks")
+        .write(&quiet);
+    hook("s2", &quiet, "Stop");
+    hook("s2", &quiet, "SessionEnd");
+    assert_eq!(calls_made(), 1);
+    let len = std::fs::metadata(&quiet).expect("transcript").len();
+    assert_eq!(cursor_offset(&dir, "s2"), Some(len));
+    assert_git_clean(&dir);
+}
+
+/// One hook run's batch is one operation of the operation log (issue 28's scope), however many
+/// memories the model's answer saves: `memdir undo` takes the whole run back, and `undo
+/// --session` every run of that session and nothing of another's. The builtin extractor in a
+/// model's place (auto's fallback) is one operation too.
+#[test]
+fn a_hook_runs_batch_is_one_operation_for_undo() {
+    let mut env = TestEnv::new();
+    env.set_var("PATH", &std::env::var("PATH").unwrap_or_default());
+    env.save("user", "mine", "Mine", "Saved by hand.");
+    let dir = env.memory_dir();
+    let answer = env.root.join("answer.json");
+    std::fs::write(
+        &answer,
+        serde_json::json!({"actions": [
+            {"action": "save", "name": "run-linter", "type": "feedback",
+             "description": "Run the linter before committing", "body": "Run the linter before committing."},
+            {"action": "save", "name": "no-friday-deploys", "type": "feedback",
+             "description": "Never deploy on Fridays", "body": "Never deploy on Fridays."},
+            {"action": "save", "name": "roadmap-board", "type": "reference",
+             "description": "The roadmap board is in Linear", "body": "The roadmap is on Linear's Ingest board."},
+            {"action": "done"}]})
+        .to_string(),
+    )
+    .expect("answer");
+    let model = format!("cat >/dev/null; cat '{}'", answer.display());
+    let hook = |session: &str, file: &Path, event: &str, model: &str| {
+        let run = env.run_with_stdin(
+            &["extract", "--hook", "--agent-cmd", model],
+            &hook_payload(session, file, &env.project, event),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        env.ok(&["extract", "--drain"]);
+    };
+    let file = env.root.join("s1.jsonl");
+    let mut t = Transcript::new("s1", &env.project);
+    t.user("From now on, always run the linter before committing.")
+        .assistant("Will do.");
+    t.write(&file);
+    hook("s1", &file, "Stop", &model);
+    t.user("And never deploy on Fridays. The roadmap board is Linear's Ingest project.")
+        .assistant("Noted.");
+    t.write(&file);
+    hook("s1", &file, "Stop", &model);
+    hook("s1", &file, "SessionEnd", &model);
+    let ops = env.ok(&["op", "log", "--json"]).json();
+    assert_eq!(ops[0]["kind"], "extract", "{ops}");
+    assert_eq!(ops[0]["description"], "extract: session s1");
+    assert_eq!(ops[0]["session"], "s1");
+    assert_eq!(ops[0]["commits"].as_array().map(Vec::len), Some(3), "{ops}");
+    assert_eq!(ops[1]["description"], "save(user): mine");
+    let run = env.ok(&["undo"]).stdout;
+    assert!(run.starts_with("undid extract: session s1\n"), "{run}");
+    assert_eq!(memory_files(&dir), ["mine"]);
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+    env.ok(&["redo"]);
+    assert_eq!(
+        memory_files(&dir),
+        ["mine", "no-friday-deploys", "roadmap-board", "run-linter"]
+    );
+
+    // The model does not answer: the builtin extractor saves in its place, one operation of s2.
+    let file = env.root.join("s2.jsonl");
+    Transcript::new("s2", &env.project)
+        .user("From now on, never force-push to the main branch.")
+        .assistant("OK.")
+        .user("From now on, always squash before merging.")
+        .assistant("OK.")
+        .write(&file);
+    hook("s2", &file, "SessionEnd", "cat >/dev/null; exit 1");
+    let ops = env.ok(&["op", "log", "--json"]).json();
+    assert_eq!(ops[0]["description"], "extract: session s2", "{ops}");
+    assert_eq!(ops[0]["commits"].as_array().map(Vec::len), Some(2), "{ops}");
+    let log = std::fs::read_to_string(dir.join(".git/memdir/worker.log")).expect("log");
+    assert!(
+        log.contains("s2") && log.contains("extractor builtin"),
+        "{log}"
+    );
+
+    // `undo --session s1` takes back s1's run and leaves s2's.
+    env.ok(&["undo", "--session", "s1"]);
+    assert_eq!(
+        memory_files(&dir),
+        ["mine", "never-force-push-main-branch", "squash-merging"]
+    );
+    assert_git_clean(&dir);
+    assert_index_consistent(&dir);
+}
+
+/// The memories in `dir`, by name, sorted.
+fn memory_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("memory dir")
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".md")
+                .filter(|n| *n != "MEMORY")
+                .map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -507,7 +694,7 @@ fn a_worker_killed_mid_run_leaves_the_cursor_and_the_next_run_completes() {
 }
 
 /// Claude Code's folder of a directory's sessions (`<config dir>/projects/<sanitized path>`).
-fn sessions_folder(env: &TestEnv, dir: &Path) -> PathBuf {
+pub fn sessions_folder(env: &TestEnv, dir: &Path) -> PathBuf {
     let name: String = dir
         .to_str()
         .expect("utf-8")
@@ -538,7 +725,7 @@ fn extract_all_imports_every_session_of_the_project_once() {
             &own,
             "s1",
             &env.project,
-            "Never force-push to the main branch.",
+            "From now on, never force-push to the main branch.",
         ),
         (
             &nested,

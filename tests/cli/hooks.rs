@@ -366,31 +366,30 @@ const INSTALL_AGENT: &[&str] = &[
     "--json",
 ];
 
-/// `--extractor agent` wires Claude Code's agent extractor into the extraction hooks: the script
-/// is written beside the settings (executable, as the repository has it), reinstalling changes
-/// nothing, an install that names no extractor keeps it, and `--extractor builtin` puts the
-/// builtin one back.
+/// The extractor is chosen at install time: `auto` (a model when one answers, else builtin) by
+/// default, written as plain `extract --hook`; `--extractor agent` and `builtin` are named in the
+/// extraction hooks (and nothing is written to disk beside the settings: memdir runs Claude
+/// Code itself); reinstalling changes nothing, an install that names no extractor keeps the one
+/// the hooks have, and naming another replaces it.
 #[test]
-fn the_agent_extractor_is_chosen_at_install_time() {
+fn the_extractor_is_chosen_at_install_time() {
     let env = TestEnv::new();
     let file = user_settings(&env);
-    let script = env.home.join(".claude/memdir/claude-extract-agent");
-    // A symlink planted where the script goes is replaced, never written through.
-    let elsewhere = env.root.join("elsewhere");
-    std::fs::write(&elsewhere, "mine\n").expect("write");
-    std::fs::create_dir_all(script.parent().expect("a parent")).expect("mkdir");
-    std::os::unix::fs::symlink(&elsewhere, &script).expect("symlink");
+    env.ok(&["hooks", "install", "--claude"]);
+    assert_eq!(read_json(&file), memdir_entries("memdir"));
+    assert_eq!(
+        read_json(&file)["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "memdir extract --hook",
+        "auto is extract's default"
+    );
 
     let json = env.ok(INSTALL_AGENT).json();
-    let agent_command = format!(
-        "memdir extract --hook --extractor agent --agent-cmd {}",
-        script.display()
-    );
+    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(3));
     let settings = read_json(&file);
     for event in ["Stop", "SessionEnd", "PreCompact"] {
         assert_eq!(
             settings["hooks"][event][0]["hooks"][0]["command"],
-            agent_command.as_str(),
+            "memdir extract --hook --extractor agent",
             "{event}"
         );
     }
@@ -398,29 +397,18 @@ fn the_agent_extractor_is_chosen_at_install_time() {
         settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
         "memdir snapshot --hook"
     );
-    assert_eq!(json["agent"]["path"], script.display().to_string());
-    assert_eq!(json["agent"]["written"], true);
-    assert_eq!(
-        std::fs::read(&script).expect("the script"),
-        std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/hooks/claude-extract-agent"
-        ))
-        .expect("the repository's script")
+    assert!(
+        !env.home.join(".claude/memdir").exists(),
+        "no script is written"
     );
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::symlink_metadata(&script).expect("metadata");
-    assert!(meta.is_file() && meta.permissions().mode() & 0o777 == 0o755);
-    assert_eq!(std::fs::read_to_string(&elsewhere).expect("read"), "mine\n");
 
     let again = env.ok(INSTALL_AGENT).json();
     assert_eq!(again["unchanged"], true);
-    assert_eq!(again["agent"]["written"], false);
     let plain = env.ok(&["hooks", "install", "--claude", "--json"]).json();
     assert_eq!(plain["unchanged"], true, "no extractor named: it is kept");
     assert_eq!(read_json(&file), settings);
 
-    let back = env
+    let builtin = env
         .ok(&[
             "hooks",
             "install",
@@ -430,10 +418,36 @@ fn the_agent_extractor_is_chosen_at_install_time() {
             "--json",
         ])
         .json();
+    assert_eq!(builtin["replaced"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        read_json(&file)["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "memdir extract --hook --extractor builtin"
+    );
+    let back = env
+        .ok(&[
+            "hooks",
+            "install",
+            "--claude",
+            "--extractor",
+            "auto",
+            "--json",
+        ])
+        .json();
     assert_eq!(back["replaced"].as_array().map(Vec::len), Some(3));
     assert_eq!(read_json(&file), memdir_entries("memdir"));
 
-    // A command of one's own, and the mistakes.
+    // A command of one's own as the model, with auto or agent, and the mistakes.
+    env.ok(&[
+        "hooks",
+        "install",
+        "--claude",
+        "--agent-cmd",
+        "my model --fast",
+    ]);
+    assert_eq!(
+        read_json(&file)["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "memdir extract --hook --agent-cmd 'my model --fast'"
+    );
     env.ok(&[
         "hooks",
         "install",
@@ -449,7 +463,6 @@ fn the_agent_extractor_is_chosen_at_install_time() {
     );
     let before = std::fs::read(&file).expect("read");
     for bad in [
-        &["hooks", "install", "--claude", "--agent-cmd", "x"][..],
         &[
             "hooks",
             "install",
@@ -458,7 +471,7 @@ fn the_agent_extractor_is_chosen_at_install_time() {
             "builtin",
             "--agent-cmd",
             "x",
-        ],
+        ][..],
         &[
             "hooks",
             "install",

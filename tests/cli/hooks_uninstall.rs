@@ -94,42 +94,31 @@ fn every_memdir_hook_install_wrote_goes_whatever_its_path_and_extractor() {
     ]
     .concat();
     env.ok(&install);
-    let script = env.home.join(".claude/memdir/claude-extract-agent");
-    assert!(script.is_file());
 
     let plain = env.ok(&[&["hooks", "uninstall", "--claude"][..], &local].concat());
     for line in [
-        format!(
-            "Stop: removed `'/opt/my tools/memdir' extract --hook --extractor agent --agent-cmd {}`",
-            script.display()
-        ),
+        "Stop: removed `'/opt/my tools/memdir' extract --hook --extractor agent`".to_string(),
         "PostToolUse [Write|Edit|MultiEdit|NotebookEdit]: removed `'/opt/my tools/memdir' snapshot --hook`".into(),
         format!("updated {}", file.display()),
     ] {
         assert!(plain.stdout.contains(&line), "{line:?} in {}", plain.stdout);
     }
-    assert!(
-        plain.stdout.contains("left the agent extractor in place")
-            && plain.stdout.contains(&script.display().to_string()),
-        "{}",
-        plain.stdout
-    );
-    assert!(script.is_file(), "another settings file may run it");
     assert_eq!(
         std::fs::read_to_string(&file).expect("read"),
         users_settings_text()
     );
     assert!(!user_settings(&env).exists());
 
-    // --json names the script it kept.
-    env.ok(&install);
+    // And with a model command of one's own, in --json.
+    env.ok(&[&install[..], &["--agent-cmd", "my model"]].concat());
     let json = env
         .ok(&[&["hooks", "uninstall", "--claude", "--json"][..], &local].concat())
         .json();
     assert_eq!(
-        json["agent"],
-        json!({"path": script.display().to_string(), "removed": false})
+        json["removed"][0]["command"],
+        "'/opt/my tools/memdir' extract --hook --extractor agent --agent-cmd 'my model'"
     );
+    assert!(json.get("agent").is_none(), "{json}");
 }
 
 /// What a user added to memdir's groups stays, and so do a pipeline of their own that runs memdir

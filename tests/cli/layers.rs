@@ -21,7 +21,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("memory", &["memory"]),
     (
         "git access and the process environment",
-        &["repo", "paths", "settings", "env", "process", "log_file"],
+        &[
+            "repo", "paths", "settings", "env", "process", "model", "log_file",
+        ],
     ),
     (
         "utilities",

@@ -19,6 +19,8 @@ mod context;
 mod crash;
 mod doctor;
 mod extract;
+mod extract_calls;
+mod extract_update;
 mod history;
 mod hooks;
 mod hooks_uninstall;

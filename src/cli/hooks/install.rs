@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::Error;
-use crate::cli::hooks::{AgentScript, InstallArgs, Scope, event_label, hook_json};
+use crate::cli::hooks::{InstallArgs, Scope, event_label, hook_json};
 use crate::cli::{Ctx, Output};
 use crate::hooks::claude::Installed;
 
@@ -112,8 +112,8 @@ fn keep_out_of_git(
 /// The warning to give when the hooks' program cannot be run from here (the hooks are written
 /// anyway: memdir may be installed later).
 fn unrunnable(ctx: &Ctx, program: &str) -> Option<String> {
-    use crate::hooks::ProgramCheck;
-    let why = match crate::hooks::check_program(
+    use crate::process::program::ProgramCheck;
+    let why = match crate::process::program::check_program(
         program,
         ctx.env.var_raw("PATH").map(|p| p.as_os_str()),
     ) {
@@ -137,10 +137,10 @@ fn claude(
     json: &mut Map<String, Value>,
 ) -> Result<(), Error> {
     let (file, boundary) = args.scope.settings_file(ctx)?;
-    let (extractor, agent) = args.extractor.resolve(ctx, true)?;
+    let extractor = args.extractor.resolve()?;
     let installed =
         crate::hooks::claude::install(&file, program, extractor.as_ref(), boundary.as_deref())?;
-    report(args.json, &installed, agent.as_ref(), output, json)?;
+    report(args.json, &installed, output, json)?;
     if args.scope == Scope::ProjectLocal {
         keep_out_of_git(&file, args.json, output, json)?;
     }
@@ -151,7 +151,6 @@ fn claude(
 fn report(
     report_json: bool,
     installed: &Installed,
-    agent: Option<&AgentScript>,
     output: &mut Output<'_>,
     json: &mut Map<String, Value>,
 ) -> Result<(), Error> {
@@ -171,21 +170,7 @@ fn report(
         json.insert("added".into(), added.into());
         json.insert("replaced".into(), replaced.into());
         json.insert("unchanged".into(), merge.is_unchanged().into());
-        if let Some(agent) = agent {
-            json.insert(
-                "agent".into(),
-                serde_json::json!({"path": agent.path.display().to_string(), "written": agent.written}),
-            );
-        }
         return Ok(());
-    }
-    if let Some(agent) = agent {
-        let verb = if agent.written {
-            "wrote the agent extractor"
-        } else {
-            "the agent extractor is in place"
-        };
-        output.info(&format!("{verb}: {}", agent.path.display()))?;
     }
     if merge.is_unchanged() {
         return output.info(&format!(

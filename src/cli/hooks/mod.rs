@@ -56,8 +56,8 @@ pub struct InstallArgs {
     #[command(flatten)]
     pub extractor: ExtractorArg,
     /// Print JSON: {resolves} (whether the program was found); with --claude {path, added:
-    /// [{event, matcher?, command}], replaced: [{event, from, to}], unchanged, agent?: {path,
-    /// written}, exclude?: {action: added|ignored|tracked, path?, line?}}; with --git, a "git"
+    /// [{event, matcher?, command}], replaced: [{event, from, to}], unchanged, exclude?:
+    /// {action: added|ignored|tracked, path?, line?}}; with --git, a "git"
     /// key {path, action: created|appended|updated|made executable|unchanged}.
     #[arg(long)]
     pub json: bool,
@@ -70,8 +70,7 @@ pub struct InstallArgs {
 /// or recall under the event install puts it in, whatever memdir's path or extractor) is
 /// removed; a matcher group, an event's list or the "hooks" object goes only when that removal
 /// emptied it. Every other key and hook stays as it was, in its order; the file is not written
-/// when nothing of memdir's is in it. The agent extractor script install may have written is left
-/// in place (another settings file may still run it).
+/// when nothing of memdir's is in it.
 ///
 /// --git: memdir's line comes out of the post-merge hook; a hook that was memdir's alone is
 /// deleted.
@@ -90,9 +89,8 @@ pub struct UninstallArgs {
     /// named memdir is recognised at any path without it).
     #[arg(long = "command", value_name = "PATH")]
     pub program: Option<String>,
-    /// Print JSON: with --claude {path, removed: [{event, matcher?, command}], unchanged,
-    /// agent?: {path, removed: false}}; with --git, a "git" key {path, action:
-    /// removed|deleted|unchanged}.
+    /// Print JSON: with --claude {path, removed: [{event, matcher?, command}], unchanged}; with
+    /// --git, a "git" key {path, action: removed|deleted|unchanged}.
     #[arg(long)]
     pub json: bool,
 }
@@ -178,62 +176,38 @@ fn hook_json(event: &str, matcher: Option<&str>, command: &str) -> serde_json::V
     entry
 }
 
-/// memdir's Claude Code agent, where it is and whether this install wrote it.
-pub struct AgentScript {
-    pub path: std::path::PathBuf,
-    pub written: bool,
-}
-
 #[derive(Debug, clap::Args)]
 pub struct ExtractorArg {
-    /// What the extraction hooks extract with: builtin (offline, deterministic, free) or agent
-    /// (Claude Code itself through `claude -p`: model calls on every extraction; the README says
-    /// what it costs). Without it, hooks already installed keep theirs; new ones are builtin.
-    #[arg(long, value_name = "NAME", value_parser = ["builtin", "agent"])]
+    /// What the extraction hooks extract with: auto (a model when one answers, else builtin),
+    /// agent (the model only) or builtin (offline, deterministic, free). The README says what a
+    /// model call costs. Without it, hooks already installed keep theirs; new ones are auto.
+    #[arg(long, value_name = "NAME", value_parser = ["auto", "agent", "builtin"])]
     pub extractor: Option<String>,
-    /// The agent extractor's command (run with `sh -c`) [default: memdir's Claude Code agent,
-    /// written to <config dir>/memdir/claude-extract-agent].
+    /// The model as a command of your own, run with `sh -c` (auto or agent) [default: Claude
+    /// Code, run by memdir as `claude -p`].
     #[arg(long, value_name = "CMD")]
     pub agent_cmd: Option<String>,
 }
 
 impl ExtractorArg {
-    /// The extractor asked for; with `write_agent`, memdir's Claude Code agent is written to its
-    /// place when it is the one (the path is returned with whether it was written).
-    fn resolve(
-        &self,
-        ctx: &Ctx,
-        write_agent: bool,
-    ) -> Result<(Option<HookExtractor>, Option<AgentScript>), Error> {
-        match (self.extractor.as_deref(), &self.agent_cmd) {
-            (None, None) => Ok((None, None)),
-            (Some("agent"), Some(cmd)) => {
-                if cmd.trim().is_empty() || cmd.contains(['\n', '\r', '\0']) {
-                    return Err(Error::Usage(format!(
-                        "--agent-cmd {cmd:?} is not a one-line command"
-                    )));
-                }
-                Ok((Some(HookExtractor::Agent { cmd: cmd.clone() }), None))
-            }
-            (Some("agent"), None) => {
-                let config_dir = ctx.env.config_dir()?;
-                let path = crate::hooks::agent::script_path(&config_dir);
-                let Some(cmd) = path.to_str().map(str::to_string) else {
-                    return Err(Error::Usage(format!(
-                        "{} is not UTF-8; give --agent-cmd",
-                        path.display()
-                    )));
-                };
-                let written = write_agent && crate::hooks::agent::install(&config_dir)?;
-                Ok((
-                    Some(HookExtractor::Agent { cmd }),
-                    Some(AgentScript { path, written }),
-                ))
-            }
-            (Some(_), None) => Ok((Some(HookExtractor::Builtin), None)),
-            (_, Some(_)) => Err(Error::Usage(
-                "--agent-cmd is only used with --extractor agent".into(),
+    /// The extractor asked for, if one is.
+    fn resolve(&self) -> Result<Option<HookExtractor>, Error> {
+        if let Some(cmd) = &self.agent_cmd
+            && (cmd.trim().is_empty() || cmd.contains(['\n', '\r', '\0']))
+        {
+            return Err(Error::Usage(format!(
+                "--agent-cmd {cmd:?} is not a one-line command"
+            )));
+        }
+        let cmd = self.agent_cmd.clone();
+        match self.extractor.as_deref() {
+            None if cmd.is_none() => Ok(None),
+            None | Some("auto") => Ok(Some(HookExtractor::Auto { cmd })),
+            Some("agent") => Ok(Some(HookExtractor::Agent { cmd })),
+            Some(_) if cmd.is_some() => Err(Error::Usage(
+                "--agent-cmd names the model, which --extractor builtin does not use".into(),
             )),
+            Some(_) => Ok(Some(HookExtractor::Builtin)),
         }
     }
 }

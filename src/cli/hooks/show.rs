@@ -6,10 +6,10 @@ use crate::cli::{Ctx, Output};
 use crate::hooks::claude::{HookExtractor, claude_entries, pretty};
 
 pub fn run(ctx: &Ctx, args: &ShowArgs, output: &mut Output<'_>) -> Result<(), Error> {
-    let (extractor, _) = args.extractor.resolve(ctx, false)?;
+    let extractor = args.extractor.resolve()?;
     let entries = claude_entries(
         &args.program.resolve(ctx)?,
-        &extractor.unwrap_or(HookExtractor::Builtin),
+        &extractor.unwrap_or(HookExtractor::Auto { cmd: None }),
     );
     if args.json {
         return output.json(&entries);

@@ -57,13 +57,6 @@ fn claude(
     let (file, boundary) = args.scope.settings_file(ctx)?;
     let uninstalled = crate::hooks::claude::uninstall(&file, program, boundary.as_deref())?;
     let removed = &uninstalled.removed;
-    // The agent script serves every settings file of this config dir: one file's uninstall
-    // cannot tell that no other still runs it.
-    let script = crate::hooks::agent::script_path(&ctx.env.config_dir()?);
-    let kept_agent = removed
-        .iter()
-        .any(|r| r.agent_cmd.as_deref() == script.to_str())
-        .then_some(&script);
     if args.json {
         let list: Vec<Value> = removed
             .iter()
@@ -72,12 +65,6 @@ fn claude(
         json.insert("path".into(), file.display().to_string().into());
         json.insert("removed".into(), list.into());
         json.insert("unchanged".into(), removed.is_empty().into());
-        if let Some(script) = kept_agent {
-            json.insert(
-                "agent".into(),
-                serde_json::json!({"path": script.display().to_string(), "removed": false}),
-            );
-        }
         return Ok(());
     }
     if removed.is_empty() {
@@ -91,12 +78,5 @@ fn claude(
         output.info(&format!("{event}: removed `{}`", hook.command))?;
     }
     output.info(&format!("updated {}", file.display()))?;
-    if let Some(script) = kept_agent {
-        output.info(&format!(
-            "left the agent extractor in place, as other settings files may run it: {} \
-             (delete it once none does)",
-            script.display()
-        ))?;
-    }
     Ok(())
 }

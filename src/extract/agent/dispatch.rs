@@ -1,14 +1,16 @@
 //! Carrying out the agent's actions (DESIGN §6, §10): each action of a response becomes a result
 //! for the next request and, for saves, deletes and refusals, an [`Outcome`] for the report.
-//! Reads go to the [`Sandbox`]; saves and deletes through [`crate::extract::apply`] (name, type,
-//! size and secret checks, the two-step save); anything else is refused, never carried out.
+//! Reads go to the [`Sandbox`]; saves and deletes to the run's [`Carrier`] (name, type, size and
+//! secret checks, the update check, the two-step save); anything else is refused, never carried
+//! out.
 
 use serde_json::{Map, Value};
 
 use super::protocol::{ActionResult, MAX_ACTIONS_PER_TURN, cut_chars};
 use super::sandbox::{Denied, Found, Sandbox};
-use crate::extract::{Action, Draft, Job, Outcome, apply};
-use crate::memory::store::{Store, StoreError};
+use crate::extract::apply::Carrier;
+use crate::extract::{Action, Draft, Outcome};
+use crate::memory::store::StoreError;
 use crate::memory::taxonomy::MemoryType;
 
 /// A refusal's `what` is cut to this.
@@ -38,12 +40,14 @@ pub fn carry_out_turn(
     actions: &[Value],
     turn: u32,
     sandbox: &Sandbox,
-    job: &Job,
+    carrier: &mut Carrier<'_>,
 ) -> Result<Carried, StoreError> {
     let mut carried = Carried::default();
     for action in actions.iter().take(MAX_ACTIONS_PER_TURN) {
-        carried.push(carry_out(action, sandbox, job)?);
+        carried.push(carry_out(action, sandbox, carrier)?);
     }
+    // The store is let go while the model thinks about the next turn.
+    carrier.release();
     if actions.len() > MAX_ACTIONS_PER_TURN {
         carried.push(Step::refused(
             format!(
@@ -103,7 +107,11 @@ fn answer(what: String, found: Result<Found, Denied>) -> Step {
 const PATH_FIELDS: &[&str] = &["path", "file", "file_path", "filename", "dir", "directory"];
 
 /// Carry out one action; a refusal is a step like any other, only the store failing is an error.
-fn carry_out(action: &Value, sandbox: &Sandbox, job: &Job) -> Result<Step, StoreError> {
+fn carry_out(
+    action: &Value,
+    sandbox: &Sandbox,
+    carrier: &mut Carrier<'_>,
+) -> Result<Step, StoreError> {
     let what = describe(action);
     let Value::Object(fields) = action else {
         return Ok(Step::refused(
@@ -141,7 +149,7 @@ fn carry_out(action: &Value, sandbox: &Sandbox, job: &Job) -> Result<Step, Store
             None => Step::refused(what, "glob needs a \"pattern\" string".into()),
         },
         "save" | "update" => match draft(fields) {
-            Ok(draft) => store(job, &Action::Save(draft))?,
+            Ok(draft) => store(carrier, &Action::Save(draft))?,
             Err(why) => Step::refused(what, why),
         },
         "delete" => match (
@@ -153,7 +161,7 @@ fn carry_out(action: &Value, sandbox: &Sandbox, job: &Job) -> Result<Step, Store
                 format!("delete takes a memory's \"name\", not a \"{key}\""),
             ),
             (None, Some(name)) => store(
-                job,
+                carrier,
                 &Action::Delete {
                     name: name.to_string(),
                 },
@@ -209,16 +217,15 @@ fn draft(fields: &Map<String, Value>) -> Result<Draft, String> {
     })
 }
 
-/// A save or delete through the store (its lock held only for this action).
-fn store(job: &Job, action: &Action) -> Result<Step, StoreError> {
-    let outcome = {
-        let mut store = Store::open(&job.memory_dir)?;
-        apply(&mut store, action, Some(job.session.as_str()))?
-    };
+/// A save or delete through the run's carrier.
+fn store(carrier: &mut Carrier<'_>, action: &Action) -> Result<Step, StoreError> {
+    let outcome = carrier.carry(action)?;
     crate::fault::point("extract-mid-run");
     let result = match &outcome {
         Outcome::Refused { what, why } => ActionResult::refused(redact(what.clone()), why.clone()),
-        Outcome::Saved { name, .. } | Outcome::Updated { name, .. } => ActionResult::stored(
+        Outcome::Saved { name, .. }
+        | Outcome::Updated { name, .. }
+        | Outcome::SavedApart { name, .. } => ActionResult::stored(
             format!("save {name}"),
             outcome_name(&outcome),
             outcome.line(),
@@ -246,7 +253,7 @@ fn store(job: &Job, action: &Action) -> Result<Step, StoreError> {
 
 fn outcome_name(outcome: &Outcome) -> &'static str {
     match outcome {
-        Outcome::Saved { .. } => "saved",
+        Outcome::Saved { .. } | Outcome::SavedApart { .. } => "saved",
         Outcome::Updated { .. } => "updated",
         Outcome::Unchanged { .. } => "unchanged",
         Outcome::Removed { .. } => "removed",

@@ -11,9 +11,12 @@ use serde_json::Value;
 
 use crate::extract::error::BadResponse;
 use crate::extract::transcript::Turn;
+pub use crate::model::{cut_chars, first_line};
 
-/// The protocol's name and version, sent in every request.
-pub const PROTOCOL: &str = "memdir-extract/1";
+/// The protocol's name and version, sent in every request. Version 2 hands the model only the
+/// prompts the gate let through, the bodies of the memories they may be about, and no index
+/// (the memories list says what it said).
+pub const PROTOCOL: &str = "memdir-extract/2";
 /// The transcript excerpt is cut to about this size, keeping the most recent turns.
 pub const MAX_EXCERPT_BYTES: usize = 60 * 1024;
 /// One prompt in the excerpt is cut to this (its beginning is kept).
@@ -21,13 +24,13 @@ const MAX_PROMPT_BYTES: usize = 16 * 1024;
 /// One assistant reply in the excerpt is cut to this (its end is kept: the part the next prompt
 /// answers).
 const MAX_REPLY_BYTES: usize = 8 * 1024;
+/// The bodies of memories the excerpt may be about are sent up to this much in all.
+pub const MAX_BODIES_BYTES: usize = 24 * 1024;
 /// Actions beyond this in one response are refused.
 pub const MAX_ACTIONS_PER_TURN: usize = 20;
-/// A response (the command's stdout) over this is a run error.
-pub const MAX_RESPONSE_BYTES: usize = 1024 * 1024;
 
 /// What the model is told, in every request.
-pub const INSTRUCTIONS: &str = r#"You are memdir's memory extractor. "excerpt" is the new part of a Claude Code session: the person's prompts (with timestamps), each after the assistant's reply that came before it. "memories" and "index" are what is already saved. Decide what is worth remembering in future sessions, and save it.
+pub const INSTRUCTIONS: &str = r#"You are memdir's memory extractor. "excerpt" holds the new part of a Claude Code session: the person's prompts (with timestamps), each after the assistant's reply that came before it; memdir left out prompts in which it found nothing that could be worth remembering. "memories" is what is already saved, with the text ("body") of those the excerpt may be about. Decide what is worth remembering in future sessions, and save it.
 
 Memory types (one fact per memory):
 - user: who the person is: role, expertise, how they like to work.
@@ -35,18 +38,53 @@ Memory types (one fact per memory):
 - project: facts about the project that the code and git history do not show: decisions and their reasons, deadlines, freezes, owners, outside constraints.
 - reference: where things are outside the code: dashboards, docs, trackers, channels (with the link).
 
-Do not save: anything derivable from the code or git history (file lists, architecture, what a function does), debugging steps and fixes, ephemeral task state (what is being done right now, this session's to-dos, instructions for this task only), proposals the person did not confirm, and never secrets (keys, tokens, passwords). If nothing qualifies, save nothing. When the person corrects something said earlier in the session, save only the corrected value.
+Do not save: anything derivable from the code or git history (file lists, architecture, what a function does, what a commit or a merged change did), debugging steps and fixes, ephemeral task state (what is being done right now, this session's to-dos, instructions for this task only), proposals the person did not confirm, questions and hypotheticals, text the person quotes from files, tool output or other people's messages, and never secrets (keys, tokens, passwords). If nothing qualifies, save nothing. When the person corrects something said earlier in the session, save only the corrected value.
 
-A memory: "name" is a kebab-case slug (a-z, 0-9 and -, at most 64 characters) and its file name; "description" is one line (under ~120 characters) saying what it is; "body" is short markdown holding one fact. Bodies of feedback and project memories end with two lines: "**Why:** <the reason given>" and "**How to apply:** <when and how to act on it>". Write dates as absolute dates (2026-03-05), resolving "tomorrow" or "next Friday" from the prompt's timestamp. To change something already saved, save it again under its existing name instead of adding a duplicate; delete a memory only when the person says it no longer holds.
+A memory: "name" is a kebab-case slug (a-z, 0-9 and -, at most 64 characters) and its file name; "description" is one line (under ~120 characters) stating the fact itself, not the sentence it came from; "body" is short markdown holding one fact, in the person's own terms (keep their names, numbers and wording; do not translate). A feedback or project body may end with "**Why:** <the reason>" only when the person gave a reason, and "**How to apply:** <when and how to act on it>" only when that is not obvious; never invent either. Write dates as absolute dates (2026-03-05), resolving "tomorrow" or "next Friday" from the prompt's timestamp.
+
+Updating: save under an existing memory's name only when the person corrects or extends the very fact it holds, and then write its whole text anew, keeping what still holds. A different fact on a nearby subject is a new memory with its own name (with "on-call runbook lives in Notion" saved, "the on-call rota is in PagerDuty" is a new memory, not an update). memdir saves an update that drops most of what a memory said, when the person did not correct it, as a new memory instead. Delete a memory only when the person says it no longer holds or asks to forget it.
 
 Reply with one JSON object and nothing else: {"actions":[...]}. Actions:
+- {"action":"save","name":N,"type":T,"description":D,"body":B,"title":TITLE}: create memory N, or update it when it exists ("update" is the same action; "title" is optional).
+- {"action":"delete","name":N}: remove memory N.
 - {"action":"read","path":P}: a file's text (its first 64 KB). P is relative to the project, or absolute inside the project or the memory dir.
 - {"action":"grep","pattern":REGEX,"path":P}: matching lines as path:line:text ("path" is optional: the whole project).
 - {"action":"glob","pattern":G}: paths under the project matching G (*, ?, **, {a,b}).
-- {"action":"save","name":N,"type":T,"description":D,"body":B,"title":TITLE}: create memory N, or update it when it exists ("title" is optional).
-- {"action":"delete","name":N}: remove memory N.
 - {"action":"done"}: you are finished.
-Reading is optional: use it only to check a fact before saving it. What became of each action comes back in the next request's "results"; you have at most "max_turns" turns. Nothing else is carried out: no shell commands, no files written other than memories. Finish with done."#;
+Reading costs another turn and is rarely needed: use it only to check a fact before saving it. What became of each action comes back in the next request's "results"; you have at most "max_turns" turns. Nothing else is carried out: no shell commands, no files written other than memories. Finish with done."#;
+
+/// Who the model is when memdir runs Claude Code for it (its system prompt).
+pub const SYSTEM: &str = "You are memdir's memory extractor, called through a JSON protocol. \
+You have no tools: you only answer. The user message is memdir's request, a JSON object whose \
+\"instructions\" field says what to do and which actions exist. Answer with the one JSON object \
+{\"actions\":[...]} it asks for.";
+
+/// The JSON schema of a response (Claude Code's structured output).
+pub fn response_schema() -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "actions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "action": {"type": "string", "enum": ["save", "update", "delete", "read", "grep", "glob", "done"]},
+                        "name": {"type": "string"},
+                        "type": {"type": "string", "enum": ["user", "feedback", "project", "reference"]},
+                        "description": {"type": "string"},
+                        "body": {"type": "string"},
+                        "title": {"type": "string"},
+                        "path": {"type": "string"},
+                        "pattern": {"type": "string"}
+                    },
+                    "required": ["action"]
+                }
+            }
+        },
+        "required": ["actions"]
+    })
+}
 
 /// One turn's request, written to the command's stdin as one JSON object.
 #[derive(Debug, Serialize)]
@@ -62,8 +100,8 @@ pub struct Request<'a> {
     pub excerpt: &'a [ExcerptEntry],
     /// Whether the excerpt was cut ([`excerpt`]).
     pub truncated: bool,
-    /// `MEMORY.md` as it is now.
-    pub index: &'a str,
+    /// The prompts of the range the gate left out: nothing in them looked worth remembering.
+    pub left_out: usize,
     pub memories: &'a [MemorySummary],
     /// What became of the previous turn's actions, one per action in order.
     pub results: &'a [ActionResult],
@@ -87,6 +125,9 @@ pub struct MemorySummary {
     #[serde(rename = "type")]
     pub memory_type: Option<&'static str>,
     pub description: String,
+    /// Its text, when the excerpt may be about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 /// What became of one action, in the next request's `results`.
@@ -261,35 +302,15 @@ pub fn parse_response(stdout: &[u8]) -> Result<Vec<Value>, BadResponse> {
     }
 }
 
-/// The first non-empty line of some output, trimmed and cut, for a one-line error.
-pub fn first_line(bytes: &[u8]) -> String {
-    one_line(
-        String::from_utf8_lossy(bytes)
-            .lines()
-            .find(|l| !l.trim().is_empty()),
-    )
-}
-
-/// The last non-empty line of a message (a regex error ends with what is wrong).
+/// The last non-empty line of a message (a regex error ends with what is wrong), cut.
 pub fn last_line(text: &str) -> String {
-    one_line(text.lines().rfind(|l| !l.trim().is_empty()))
-}
-
-fn one_line(line: Option<&str>) -> String {
-    cut_chars(line.unwrap_or("").trim(), 200)
-}
-
-/// At most `max` characters, control characters made visible, on one line.
-pub fn cut_chars(text: &str, max: usize) -> String {
-    let mut out: String = text
-        .chars()
-        .take(max)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if text.chars().count() > max {
-        out.push('…');
-    }
-    out
+    cut_chars(
+        text.lines()
+            .rfind(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim(),
+        200,
+    )
 }
 
 #[cfg(test)]
@@ -395,7 +416,7 @@ pub(super) mod tests {
             let failure = AgentFailure::Response(parse_response(bad).expect_err("an error"));
             let message = ExtractError::Agent { turn: 3, failure }.to_string();
             assert!(
-                message.starts_with("the agent command failed on turn 3: its response ")
+                message.starts_with("the agent failed on turn 3: its response ")
                     && message.contains(why),
                 "{message}"
             );

@@ -14,7 +14,7 @@ use super::cues::{
 use super::naming::{forbids, name_for};
 use super::segmenter::capitalise;
 use crate::extract::{Action, Draft, Existing};
-use crate::memory::statement::{cjk_pairs, similarity, words};
+use crate::memory::statement::{cjk_pairs, dropped_words, similarity, words};
 use crate::memory::taxonomy::MemoryType;
 
 /// A memory known to this run: in the dir before it, or drafted by it.
@@ -73,7 +73,10 @@ pub(super) fn record(
     };
     let target = same_slot
         .or_else(|| best_match(known, &text, slot, Some(statement.memory_type), threshold))
-        .or_else(|| best_match(known, &about, slot, Some(statement.memory_type), threshold));
+        .or_else(|| best_match(known, &about, slot, Some(statement.memory_type), threshold))
+        // A statement near a memory that is no correction of it, and would drop most of what it
+        // says, is a different fact: a memory of its own (DESIGN §6).
+        .filter(|&i| statement.correction || dropped_words(&known[i].text, &text).is_none());
     let (name, memory_type) = match target {
         Some(i) => (
             known[i].name.clone(),

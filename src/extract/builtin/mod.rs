@@ -26,6 +26,7 @@ mod classifier;
 mod cues;
 mod drafts;
 mod features;
+mod gate;
 pub mod model;
 mod naming;
 mod segmenter;
@@ -38,6 +39,7 @@ use cues::{
     ME, POINTS_BACK, REQUEST, RETRACTION, SCOPE_LEAD, TASK, is_git_history, slot_of,
 };
 use drafts::{Known, best_match, forget, record, swap_value};
+pub use gate::{GATE_THRESHOLD, gate, gate_with};
 use segmenter::{Sentence, Statements, capitalise, clause_tails, statements_of};
 
 /// How the model and the cues decide together.
@@ -49,13 +51,23 @@ pub struct Policy {
     /// Where the cues found a memory, the model drops it when it is at least this sure the
     /// sentence is worth nothing (above 1: never).
     pub veto: f32,
+    /// Where the cues found a memory of a type, the model must give that type at least this
+    /// (0: the model need not agree).
+    pub agree: f32,
 }
 
-/// The policy `memdir extract` uses, chosen by leave-one-writer-out cross-validation on the
-/// training sets (`examples/train_extractor.rs`).
+/// The policy `memdir extract` uses: the builtin extractor is the precise fallback (DESIGN §6),
+/// so the policy is the most precise one leave-one-writer-out cross-validation found on the
+/// training sets (`examples/train_extractor.rs`; the blind sets never read): the model must be
+/// 0.7 sure of a memory the cues did not find, and a memory the cues found goes when the model
+/// is 0.3 sure the sentence is worth nothing or gives its type under 0.5. Precision 0.854,
+/// recall 0.483 over the eighteen held-out writers, against 0.759 and 0.606 with the earlier
+/// policy (accept 0.5, no veto); no policy tried reached 0.9 (nor cues that keep a rule only when
+/// said as a rule: 0.82 at most).
 pub const POLICY: Policy = Policy {
-    accept: 0.5,
-    veto: 2.0,
+    accept: 0.7,
+    veto: 0.3,
+    agree: 0.5,
 };
 
 /// What the builtin extractor made of a range.
@@ -179,7 +191,15 @@ pub fn extract_with(
                     clause_tails(sentence).find_map(|tail| classify(tail, *asked))
                 });
             let verdict = verdicts[i];
-            let cued = cued.filter(|_| verdict.is_none_or(|p| p[0] < policy.veto));
+            let cued = cued.filter(|statement| {
+                verdict.is_none_or(|p| {
+                    p[0] < policy.veto
+                        && model::CLASSES
+                            .iter()
+                            .position(|c| *c == Some(statement.memory_type))
+                            .is_none_or(|class| p[class] >= policy.agree)
+                })
+            });
             // Where the cues are silent, the model decides.
             let learned = || {
                 let p = verdict?;
@@ -354,6 +374,20 @@ pub fn extract_with(
     }
 }
 
+/// Whether a sentence corrects something said before ("actually…", "no longer…", "moved to…",
+/// "48 kHz, not 44.1", "scratch that —"): what tells an update that corrects a memory from a
+/// different fact said near it (`extract::apply`).
+pub(crate) fn is_correction(sentence: &str) -> bool {
+    CORRECTION.is_match(sentence)
+        || CORRECTED_VALUE.is_match(sentence)
+        || RETRACTION.is_match(sentence)
+}
+
+/// A new memory's name made of a statement's own words (`naming`).
+pub(crate) fn name_for(text: &str, memory_type: MemoryType) -> String {
+    naming::name_for(text, None, memory_type)
+}
+
 /// A "forget …" sentence is never a memory of its own.
 fn best_is_not_forget(sentence: &str) -> bool {
     !FORGET.is_match(sentence) && !FORGET_ZH.is_match(sentence)
@@ -372,6 +406,14 @@ mod tests {
                 .map(|t| t.with_timezone(&chrono::Utc)),
             end: 0,
         }
+    }
+
+    /// What the cues make of a range, the learned model aside: the drafts, names, corrections
+    /// and accounting these tests are about. The shipped policy lets the model drop some of
+    /// these plain rules (precision first, DESIGN §6); what it keeps is measured on the
+    /// labelled sets (`tests/cli/quality.rs`).
+    fn cues(turns: &[Turn], existing: &[Existing]) -> Extraction {
+        extract_with(turns, existing, None, POLICY)
     }
 
     fn saves(actions: &[Action]) -> Vec<(MemoryType, String)> {
@@ -524,7 +566,7 @@ mod tests {
                 Some("Before each commit."),
             ),
         ] {
-            let got = saves(&extract(&[turn(said, "")], &[]).actions);
+            let got = saves(&cues(&[turn(said, "")], &[]).actions);
             assert_eq!(got.len(), 1, "{said}: {got:?}");
             let line = got[0]
                 .1
@@ -624,7 +666,7 @@ mod tests {
             turn("Fix the failing test in src/parse.rs for now.", ""),
             turn("Never force-push to main.", ""),
         ];
-        let extraction = extract(&turns, &[]);
+        let extraction = cues(&turns, &[]);
         assert_eq!(
             extraction.unsaved,
             [
@@ -676,7 +718,7 @@ mod tests {
             turn("Remember that we use npm for this repo.", ""),
             turn("Actually, we switched to pnpm last month.", ""),
         ];
-        let actions = extract(&turns, &[]).actions;
+        let actions = cues(&turns, &[]).actions;
         assert_eq!(actions.len(), 1, "{actions:?}");
         let Action::Save(d) = &actions[0] else {
             panic!("expected a save: {actions:?}")
@@ -709,15 +751,12 @@ mod tests {
     fn a_confirmed_proposal_is_kept_an_unconfirmed_one_is_not() {
         let asked = "Done. Should I always run the linter before committing?";
         assert_eq!(
-            saves(&extract(&[turn("yes please", asked)], &[]).actions).len(),
+            saves(&cues(&[turn("yes please", asked)], &[]).actions).len(),
             1
         );
+        assert_eq!(cues(&[turn("no, just this once", asked)], &[]).actions, []);
         assert_eq!(
-            extract(&[turn("no, just this once", asked)], &[]).actions,
-            []
-        );
-        assert_eq!(
-            extract(&[turn("now fix the login page", asked)], &[]).actions,
+            cues(&[turn("now fix the login page", asked)], &[]).actions,
             []
         );
     }

@@ -31,7 +31,7 @@ pub struct Weights {
 
 /// The model shipped in the binary; `None` only if `model.bin` is damaged (then the cues decide
 /// alone).
-pub(super) static SHIPPED: LazyLock<Option<Weights>> =
+pub static SHIPPED: LazyLock<Option<Weights>> =
     LazyLock::new(|| Weights::decode(include_bytes!("model.bin")));
 
 impl Weights {

@@ -97,7 +97,8 @@ fn latin_words(text: &str) -> Vec<String> {
                 out.push(word.to_string());
             }
             Some(_) => {}
-            None if token.len() > 1 && is_significant(token) => {
+            // A long number or a hash (an id, a commit) names nothing a person reads back.
+            None if token.len() > 1 && is_significant(token) && !looks_like_an_id(token) => {
                 let word: String = token
                     .chars()
                     .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
@@ -115,6 +116,13 @@ fn latin_words(text: &str) -> Vec<String> {
         out.pop();
     }
     out
+}
+
+/// Six or more hex digits holding a digit (`1187654321098765432`, `4e1a9c0`): an id, not a word.
+fn looks_like_an_id(token: &str) -> bool {
+    token.len() >= 6
+        && token.chars().all(|c| c.is_ascii_hexdigit())
+        && token.chars().any(|c| c.is_ascii_digit())
 }
 
 /// The Chinese characters of `text` in pinyin, content characters only, in ASCII (`ü` is
@@ -153,6 +161,11 @@ mod tests {
             "a URL names nothing"
         );
         assert_eq!(name("Use pnpm, not npm"), "pnpm-not-npm");
+        assert_eq!(
+            name("The test server is 1187654321098765432 now"),
+            "test-server",
+            "an id is no word of a name"
+        );
         assert_eq!(name("别用 npm，用 pnpm"), "npm-pnpm-bie-yong");
         assert_eq!(
             name("永远不要在日志里记录病人姓名"),

@@ -10,10 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{
-    HookExtractor, MemdirCommand, SettingsText, claude_entries, extractor_in, memdir_hook,
-    unmergeable,
-};
+use super::{HookExtractor, MemdirCommand, SettingsText, claude_entries, memdir_hook, unmergeable};
 use crate::hooks::{DEFAULT_PROGRAM, HooksError};
 
 /// A memdir hook taken out of an event.
@@ -24,8 +21,6 @@ pub struct Removed {
     pub matcher: Option<String>,
     /// The command as a person would type it.
     pub command: String,
-    /// The agent extractor's command the hook ran (`--extractor agent --agent-cmd CMD`).
-    pub agent_cmd: Option<String>,
 }
 
 /// What uninstalling from one settings file did.
@@ -113,15 +108,13 @@ fn remove_entries(settings: &mut Value, program: &str) -> Result<Vec<Removed>, S
                 let found = subcommands
                     .iter()
                     .find_map(|subcommand| memdir_hook(hook, subcommand, program));
-                let Some((found, memdir)) = found else {
+                let Some((found, _)) = found else {
                     return true;
                 };
-                let (extractor, cmd) = extractor_in(&memdir.arguments);
                 removed.push(Removed {
                     event: event.clone(),
                     matcher: matcher.clone(),
                     command: found.display(),
-                    agent_cmd: cmd.filter(|_| extractor == "agent"),
                 });
                 false
             });
@@ -184,8 +177,6 @@ mod tests {
                 ("PostToolUse", Some("Write"), "memdir snapshot --hook"),
             ]
         );
-        assert_eq!(removed[0].agent_cmd.as_deref(), Some("/a/agent"));
-        assert_eq!(removed[1].agent_cmd, None);
         assert_eq!(
             settings,
             serde_json::json!({"model": "opus", "hooks": {
