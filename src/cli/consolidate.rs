@@ -5,17 +5,20 @@
 //! in with `memdir.consolidate`) and the line the next session starts with are here too.
 
 use std::path::Path;
+use std::time::Duration;
 
 use chrono::NaiveDate;
 
 use crate::Error;
 use crate::cli::rollback::memories_json;
 use crate::cli::{Ctx, HookPayload, Output, Resolved, short};
+use crate::extract::agent::{AgentConfig, ModelChoice};
 use crate::memory::store::Store;
 use crate::repo::MemoryRepo;
+use crate::review::consolidate::agent::{Consolidator, proposal};
 use crate::review::consolidate::background::{Background, Ready};
 use crate::review::consolidate::branch::{Outcome, Prepared, prepare};
-use crate::review::consolidate::{ConsolidateError, Proposal};
+use crate::review::consolidate::{ConsolidateError, Findings, Memory, Proposal};
 
 /// Propose a consolidation of memory as a branch to look at and merge: duplicates merged
 /// (every distinct detail kept), expired time-bound memories dropped, contradicted values
@@ -37,10 +40,56 @@ pub struct ConsolidateArgs {
     /// left_out, commit (the merge, with --apply), applied, pushed, commands}.
     #[arg(long)]
     pub json: bool,
+    /// Who proposes the changes: auto (a model when one answers, else the builtin rules), agent
+    /// (the model only: fails without one) or builtin (the rules: offline, deterministic,
+    /// free). memdir checks every change either way.
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = ["auto", "agent", "builtin"])]
+    pub consolidator: String,
+    /// The model as a command, run with `sh -c` and spoken to in JSON (memdir-consolidate/1,
+    /// in the README) [default: Claude Code, run as `claude -p` with memdir.extract.model].
+    #[arg(long, value_name = "CMD")]
+    pub agent_cmd: Option<String>,
+    /// The model's time limit per call, in seconds (at most 3600, an hour).
+    #[arg(long, value_name = "S", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub agent_timeout: u64,
     /// The background run a session's end starts: prepare the branch, keep it for the next
     /// session's notice, print nothing (`.git/memdir/consolidate.log` says what it did).
     #[arg(long, hide = true, conflicts_with_all = ["apply", "json"])]
     pub background: bool,
+}
+
+impl ConsolidateArgs {
+    /// Who proposes, with the model as extraction finds it (`claude` on `PATH` running
+    /// `claude_model`, or the command).
+    fn consolidator(&self, claude_model: &str) -> Result<Consolidator, Error> {
+        let choice = match &self.agent_cmd {
+            Some(cmd) if cmd.trim().is_empty() => {
+                return Err(Error::Usage("--agent-cmd is empty".into()));
+            }
+            Some(_) if self.consolidator == "builtin" => {
+                return Err(Error::Usage(
+                    "--agent-cmd names the model, which --consolidator builtin does not use".into(),
+                ));
+            }
+            Some(cmd) => ModelChoice::Command(cmd.clone()),
+            None => ModelChoice::ClaudeCode,
+        };
+        if self.consolidator == "builtin" {
+            return Ok(Consolidator::Builtin);
+        }
+        let time_limit = Duration::from_secs(self.agent_timeout);
+        let config = AgentConfig {
+            model: choice,
+            turn_timeout: time_limit,
+            max_turns: 1,
+        };
+        Ok(Consolidator::Model {
+            model: config.model(claude_model),
+            time_limit,
+            fall_back: self.consolidator == "auto",
+        })
+    }
 }
 
 pub fn run(ctx: &Ctx, args: &ConsolidateArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -48,8 +97,12 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs, output: &mut Output<'_>) -> Result
     resolved.check_enabled()?;
     let today = ctx.env.today()?;
     let dir = resolved.dir().to_path_buf();
+    let consolidator = args.consolidator(&resolved.extract_model)?;
+    let propose = |memories: &[Memory], findings: &Findings| {
+        proposal(&consolidator, memories, findings, today, &dir)
+    };
     if args.background {
-        background(&dir, today);
+        background(&dir, today, propose);
         return Ok(());
     }
     if args.apply {
@@ -58,7 +111,7 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs, output: &mut Output<'_>) -> Result
         // merge refuses a branch not made on HEAD.
         let adoption = Store::open(&dir)?.adopt(None)?;
         output.adoption(&adoption)?;
-        let prepared = prepare(&dir, today, Proposal::builtin)?;
+        let prepared = prepare(&dir, today, propose)?;
         let applied = match prepared.tip() {
             Some(tip) => Some(Store::open(&dir)?.merge_branch(tip, &apply_message(&prepared))?),
             None => None,
@@ -66,7 +119,7 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs, output: &mut Output<'_>) -> Result
         forget_ready(&dir);
         return report(ctx, &dir, &prepared, applied, None, args.json, output);
     }
-    let prepared = prepare(&dir, today, Proposal::builtin)?;
+    let prepared = prepare(&dir, today, propose)?;
     let pushed = match prepared.outcome {
         Outcome::Nothing => None,
         _ if ctx.global.team => Some(push(&dir, &prepared.branch)?),
@@ -148,10 +201,12 @@ fn report(
         }
         return output.json(&value);
     }
+    let by = format!("Consolidator: {}.", prepared.proposed.by_line());
     if prepared.outcome == Outcome::Nothing {
-        return output.info(
+        output.info(
             "Nothing to consolidate: no duplicates, contradictions, expired memories or relative dates, and MEMORY.md is within its limits.",
-        );
+        )?;
+        return output.info(&by);
     }
     let verb = match prepared.outcome {
         Outcome::Created => "Prepared",
@@ -200,6 +255,8 @@ fn report(
             ));
         }
     }
+    text.push_str(&by);
+    text.push('\n');
     output.data(&text)
 }
 
@@ -244,6 +301,12 @@ fn to_json(
         "commits": commits,
         "changed": changed,
         "refused": refused,
+        "consolidator": if prepared.proposed.model.is_some() { "agent" } else { "builtin" },
+        "model": prepared.proposed.model,
+        "model_calls": prepared.proposed.calls,
+        "cost_usd": prepared.proposed.cost_usd,
+        "fallback": prepared.proposed.fallback,
+        "unseen": prepared.proposed.unseen,
         "left_out": prepared.left_out,
         "applied": applied.map(|c| serde_json::json!({"commit": c.to_string()})),
         "pushed": pushed,
@@ -254,15 +317,19 @@ fn to_json(
 
 /// The background run: prepare the branch (again, should an extraction commit meanwhile),
 /// keep it for the next session's notice, log what happened. Never prints.
-fn background(dir: &Path, today: NaiveDate) {
+fn background(
+    dir: &Path,
+    today: NaiveDate,
+    propose: impl Fn(&[Memory], &Findings) -> Result<Proposal, ConsolidateError> + Copy,
+) {
     let log = dir.join(".git").join("memdir").join("consolidate.log");
-    let mut result = prepare(dir, today, Proposal::builtin);
+    let mut result = prepare(dir, today, propose);
     for _ in 0..3 {
         if !matches!(result, Err(ConsolidateError::Moved)) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_secs(5));
-        result = prepare(dir, today, Proposal::builtin);
+        result = prepare(dir, today, propose);
     }
     let now = chrono::Utc::now().timestamp();
     let mut state = Background::load(dir);
@@ -282,6 +349,7 @@ fn background(dir: &Path, today: NaiveDate) {
                 Some(ready) => format!("prepared {} at {}", ready.branch, ready.commit),
                 None => "nothing to consolidate".to_string(),
             };
+            let line = format!("{line}; consolidator {}", prepared.proposed.by_line());
             state.ran(now, ready);
             line
         }

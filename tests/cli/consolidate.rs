@@ -500,3 +500,209 @@ fn in_the_background_when_opted_in_a_session_end_prepares_it_and_the_next_sessio
     assert!(!after.stdout.contains("consolidation"), "{}", after.stdout);
     assert_git_clean(&dir);
 }
+
+/// A scripted model for `--agent-cmd`: it keeps each request it is sent (`request-N.json`),
+/// counts its calls (a line each in `calls`) and answers with `answer.json`, all in `at`.
+fn scripted_model(at: &Path, answer: &serde_json::Value) -> String {
+    std::fs::create_dir_all(at).expect("model dir");
+    std::fs::write(at.join("answer.json"), answer.to_string()).expect("answer");
+    let at = format!("'{}'", at.display().to_string().replace('\'', "'\\''"));
+    format!(
+        "n=$(( $(cat {at}/calls 2>/dev/null | wc -l) + 1 )); cat > {at}/request-$n.json && echo call >> {at}/calls && cat {at}/answer.json"
+    )
+}
+
+fn calls(at: &Path) -> usize {
+    std::fs::read_to_string(at.join("calls")).map_or(0, |c| c.lines().count())
+}
+
+/// By the model: one request with today and every memory; each action it answers is checked
+/// as the rules' are, what breaks a rule or is no action is refused and said, and what passes
+/// is on the branch. The builtin rules propose nothing then.
+#[test]
+fn a_model_proposes_through_the_protocol_and_memdir_checks_every_action() {
+    let env = store();
+    let dir = env.memory_dir();
+    let model = env.root.join("model");
+    let answer = serde_json::json!({"actions": [
+        // Right: the same fact twice, merged keeping both memories' words.
+        {"action": "merge", "names": ["lint-before-commit", "make-lint-and-fmt"], "into": "lint-before-commit",
+         "description": "Always run make lint before committing; CI golangci-lint is strict about errcheck",
+         "body": "Always run `make lint` before committing. golangci-lint in CI is strict (errcheck, govet shadow).\nrun make fmt + make lint before commits, CI fails on errcheck otherwise\nbefore any commit: `make fmt` (gofumpt) then `make lint`. CI fails on errcheck otherwise\n",
+         "why": "the same rule"},
+        // Right: expired, with the date it names.
+        {"action": "drop", "name": "merge-freeze", "reason": "expired", "date": "2026-01-15"},
+        // Right: paging moved to PagerDuty.
+        {"action": "drop", "name": "oncall-paging-opsgenie", "reason": "superseded", "by": "pagerduty-paging"},
+        // Wrong: a merge of two facts that loses one's port.
+        {"action": "merge", "names": ["component-c1", "component-c2"], "into": "component-c1",
+         "description": "components talk to services", "body": "Component c1 talks to service s1 over gRPC on port 9001. c2 talks to s2.\n"},
+        // Wrong: superseded by an older memory; a drop with no rule's reason; no such memory;
+        // no action at all.
+        {"action": "drop", "name": "pagerduty-paging", "reason": "superseded", "by": "oncall-paging-opsgenie"},
+        {"action": "drop", "name": "sharding-rfc-due", "reason": "unimportant"},
+        {"action": "drop", "name": "nonesuch", "reason": "expired", "date": "2026-01-01"},
+        {"action": "shell", "command": "rm -rf ~"}
+    ]});
+    let cmd = scripted_model(&model, &answer);
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    let run = env.ok(&["consolidate", "--json", "--agent-cmd", &cmd]);
+    let out = run.json();
+    assert_eq!(calls(&model), 1, "one call for a store this size");
+    let request: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(model.join("request-1.json")).expect("request"))
+            .expect("the request is JSON");
+    assert_eq!(request["protocol"], "memdir-consolidate/1");
+    assert_eq!(request["today"], "2026-12-04");
+    let sent: Vec<&str> = request["memories"]
+        .as_array()
+        .expect("memories")
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    assert_eq!(sent.len(), MEMORIES.len(), "{sent:?}");
+    assert_eq!(request["memories"][1]["saved"], "2026-01-10T10:00:00+00:00");
+
+    assert_eq!(out["consolidator"], "agent", "{out}");
+    assert_eq!(out["model"], "the agent command");
+    assert_eq!(out["model_calls"], 1);
+    let kinds: Vec<&str> = out["commits"]
+        .as_array()
+        .expect("commits")
+        .iter()
+        .filter_map(|c| c["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["duplicates", "expired", "contradicted"], "{out}");
+    // The builtin rules would also have made sharding-rfc-due's "in two weeks" absolute: the
+    // model did not propose it, so it is not done.
+    assert!(!out.to_string().contains("relative-dates"), "{out}");
+    let refused: Vec<(String, String)> = out["refused"]
+        .as_array()
+        .expect("refused")
+        .iter()
+        .map(|r| {
+            (
+                r["what"].as_str().unwrap_or_default().to_string(),
+                r["why"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(refused.len(), 5, "{refused:?}");
+    for (what, why) in [
+        (
+            "the model's action 6",
+            "a drop's reason must be expired or superseded",
+        ),
+        ("the model's action 8", "\"shell\" is not an action"),
+        (
+            "merging component-c1, component-c2 into component-c1",
+            "loses what component-c2 said: 9002",
+        ),
+        ("dropping pagerduty-paging", "which is not a newer memory"),
+        ("dropping nonesuch", "nonesuch: no such memory"),
+    ] {
+        assert!(
+            refused.iter().any(|(w, y)| w == what && y.contains(why)),
+            "{what}: {refused:?}"
+        );
+    }
+    assert!(
+        run.stderr
+            .contains("warning: refused merging component-c1, component-c2 into component-c1"),
+        "{}",
+        run.stderr
+    );
+    let plain = env.ok(&["consolidate", "--agent-cmd", &cmd]).stdout;
+    assert!(plain.starts_with("Already prepared"), "{plain}");
+    assert!(
+        plain.ends_with("\nConsolidator: agent: the agent command, 1 call(s).\n"),
+        "{plain}"
+    );
+    let tip = out["commits"][2]["commit"].as_str().expect("tip");
+    let message = git(&dir, &["log", "-1", "--format=%B", tip]);
+    assert!(
+        message.contains("Memdir-Proposed-By: the agent command"),
+        "{message}"
+    );
+    let merged = git(&dir, &["show", &format!("{BRANCH}:lint-before-commit.md")]);
+    assert!(
+        merged.contains("gofumpt") && merged.contains("govet shadow"),
+        "{merged}"
+    );
+    let tree = git(&dir, &["ls-tree", "--name-only", BRANCH]);
+    for gone in [
+        "make-lint-and-fmt.md",
+        "merge-freeze.md",
+        "oncall-paging-opsgenie.md",
+    ] {
+        assert!(!tree.contains(gone), "{gone}: {tree}");
+    }
+    for kept in [
+        "component-c1.md",
+        "component-c2.md",
+        "pagerduty-paging.md",
+        "sharding-rfc-due.md",
+    ] {
+        assert!(tree.contains(kept), "{kept}: {tree}");
+    }
+    assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
+    assert_git_clean(&dir);
+}
+
+/// No model answering: `auto` (the default) proposes by the builtin rules and says why;
+/// `--consolidator agent` fails and writes nothing; `builtin` asks no model.
+#[test]
+fn with_no_model_auto_falls_back_to_the_rules_and_agent_fails() {
+    let env = store();
+    let dir = env.memory_dir();
+    let model = env.root.join("model");
+    let broken = format!(
+        "{}; echo 'not json'",
+        scripted_model(&model, &serde_json::json!({}))
+    );
+    let out = env
+        .ok(&["consolidate", "--json", "--agent-cmd", &broken])
+        .json();
+    assert_eq!(calls(&model), 1);
+    assert_eq!(out["consolidator"], "builtin", "{out}");
+    let fallback = out["fallback"].as_str().expect("fallback");
+    assert!(
+        fallback.starts_with("the agent command did not answer: the model's answer is not JSON"),
+        "{fallback}"
+    );
+    assert_eq!(out["commits"].as_array().map(Vec::len), Some(4), "{out}");
+
+    // Claude Code is not on this PATH: `agent` fails and the branch stays as it was; `auto`
+    // says why it used the rules; `builtin` asks nothing.
+    let tip = git(&dir, &["rev-parse", BRANCH]);
+    env.fails(
+        &["consolidate", "--consolidator", "agent"],
+        1,
+        "error: claude is not installed",
+    );
+    assert_eq!(git(&dir, &["rev-parse", BRANCH]), tip);
+    let run = env.ok(&["consolidate"]);
+    assert!(
+        run.stdout.contains(
+            "\nConsolidator: builtin (no model: claude is not installed (no `claude` on PATH)).\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let quiet = env.root.join("quiet");
+    let cmd = scripted_model(&quiet, &serde_json::json!({"actions": []}));
+    env.fails(
+        &[
+            "consolidate",
+            "--consolidator",
+            "builtin",
+            "--agent-cmd",
+            &cmd,
+        ],
+        2,
+        "--agent-cmd names the model, which --consolidator builtin does not use",
+    );
+    env.ok(&["consolidate", "--consolidator", "builtin"]);
+    assert_eq!(calls(&quiet), 0);
+    assert_git_clean(&dir);
+}

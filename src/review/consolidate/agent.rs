@@ -4,18 +4,23 @@
 //! description, body) and today; the answer is `{"actions": [...]}`, each a merge, a drop (with
 //! a reason from the rules: expired, or superseded by a newer memory) or a rewrite (relative
 //! dates made absolute). Memdir checks every action as it checks its own rules'
-//! ([`super::checked`]); what is not an action is refused here. Running the model is the
-//! caller's ([`crate::model`]): this module only writes requests and reads answers.
+//! ([`super::checked`]); what is not an action is refused here. The model is run as extraction
+//! runs it ([`crate::model`]: Claude Code as `claude -p`, or `--agent-cmd`), and when none
+//! answers, `auto` falls back to the builtin rules ([`Consolidator`]).
 //!
 //! A store too large for one request is sent in parts (memories in save order); duplicates
 //! across two parts are not seen by the model.
+
+use std::path::Path;
+use std::time::Duration;
 
 use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Action, DropReason, Expiry, Memory, Proposal, Refused};
+use super::{Action, ConsolidateError, DropReason, Expiry, Findings, Memory, Proposal, Refused};
 use crate::memory::calendar::format_date;
+use crate::model::{Answer, Model, ModelError, Question};
 
 /// The protocol's name and version, sent in every request.
 pub const PROTOCOL: &str = "memdir-consolidate/1";
@@ -170,25 +175,18 @@ fn listed(memory: &Memory) -> Listed<'_> {
     }
 }
 
-/// A model's answer to one request: its JSON, and what it cost when the model says.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answered {
-    pub json: Vec<u8>,
-    pub cost_usd: Option<f64>,
-}
-
-/// The model `by` (as reports name it) asked about `memories` through `ask`, one call per
+/// The model `model` (as reports name it) asked about `memories` through `ask`, one call per
 /// request, its answers read into one proposal. A request it does not answer, or answers with
 /// something that is not an answer, fails the whole: no action of a half-asked store is kept.
 pub fn propose(
     memories: &[Memory],
     today: NaiveDate,
-    by: &str,
-    ask: &mut dyn FnMut(&[u8]) -> Result<Answered, String>,
+    model: &str,
+    ask: &mut dyn FnMut(&[u8]) -> Result<Answer, String>,
 ) -> Result<Proposal, String> {
     let (requests, unseen) = requests(memories, today);
     let mut proposal = Proposal {
-        by: by.to_string(),
+        model: Some(model.to_string()),
         unseen,
         ..Proposal::default()
     };
@@ -203,6 +201,63 @@ pub fn propose(
         proposal.malformed.extend(malformed);
     }
     Ok(proposal)
+}
+
+/// Who proposes a consolidation.
+#[derive(Debug)]
+pub enum Consolidator {
+    /// The builtin rules: offline, deterministic, free.
+    Builtin,
+    /// A model (or why there is none to ask), each call within `time_limit`; when it does not
+    /// answer, the builtin rules instead (`auto`) or a failure (`agent`).
+    Model {
+        model: Result<Model, ModelError>,
+        time_limit: Duration,
+        fall_back: bool,
+    },
+}
+
+/// What `consolidator` proposes about `memories` (with the rules' `findings`) as of `today`; a
+/// model is run in `cwd`.
+pub fn proposal(
+    consolidator: &Consolidator,
+    memories: &[Memory],
+    findings: &Findings,
+    today: NaiveDate,
+    cwd: &Path,
+) -> Result<Proposal, ConsolidateError> {
+    let Consolidator::Model {
+        model,
+        time_limit,
+        fall_back,
+    } = consolidator
+    else {
+        return Ok(Proposal::builtin(memories, findings));
+    };
+    let asked = match model {
+        Ok(model) => {
+            let schema = response_schema();
+            let mut ask = |request: &[u8]| {
+                let question = Question {
+                    request,
+                    system: SYSTEM,
+                    schema: &schema,
+                };
+                crate::model::ask(model, &question, cwd, *time_limit).map_err(|e| e.to_string())
+            };
+            propose(memories, today, &model.describe(), &mut ask)
+                .map_err(|why| format!("{} did not answer: {why}", model.describe()))
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    match asked {
+        Ok(proposal) => Ok(proposal),
+        Err(why) if *fall_back => Ok(Proposal {
+            fallback: Some(why),
+            ..Proposal::builtin(memories, findings)
+        }),
+        Err(why) => Err(ConsolidateError::NoModel(why)),
+    }
 }
 
 /// Why an answer could not be read at all.

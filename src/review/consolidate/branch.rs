@@ -130,13 +130,8 @@ pub struct Prepared {
     /// Actions proposed and refused by the checks (each described), with why.
     pub refused: Vec<(String, Refused)>,
     pub left_out: Vec<String>,
-    /// Who proposed (`builtin`, or the model), why not the model when one was wanted, the
-    /// model's calls, their cost and the memories it was not shown.
-    pub by: String,
-    pub fallback: Option<String>,
-    pub calls: u32,
-    pub cost_usd: Option<f64>,
-    pub unseen: usize,
+    /// Who proposed (its actions taken out: they are [`Prepared::steps`] now).
+    pub proposed: Proposal,
 }
 
 impl Prepared {
@@ -151,8 +146,9 @@ pub fn branch_name(today: NaiveDate) -> String {
     format!("memdir/consolidate/{}", format_date(today))
 }
 
-/// One step's commit message: what it does, a line per change, the trailers.
-fn message(step: &Step) -> String {
+/// One step's commit message: what it does, a line per change, the trailers (the kind, and
+/// who proposed: `builtin` or the model).
+fn message(step: &Step, proposed: &Proposal) -> String {
     let mut out = format!(
         "consolidate: {} ({})\n\n",
         step.kind.title(),
@@ -162,8 +158,9 @@ fn message(step: &Step) -> String {
         out.push_str(&format!("- {}: {}\n", change.name, change.reason));
     }
     out.push_str(&format!(
-        "\n{TRAILER}\nMemdir-Kind: {}\n",
-        step.kind.as_str()
+        "\n{TRAILER}\nMemdir-Kind: {}\nMemdir-Proposed-By: {}\n",
+        step.kind.as_str(),
+        proposed.model.as_deref().unwrap_or("builtin")
     ));
     out
 }
@@ -231,13 +228,17 @@ fn chain_on(
 pub fn prepare(
     dir: &Path,
     today: NaiveDate,
-    propose: impl FnOnce(&[Memory], &Findings) -> Proposal,
+    propose: impl FnOnce(&[Memory], &Findings) -> Result<Proposal, ConsolidateError>,
 ) -> Result<Prepared, ConsolidateError> {
     let snapshot = read_head(dir)?;
     let findings = find(&snapshot.memories, today);
-    let proposal = propose(&snapshot.memories, &findings);
-    let (actions, mut refused) = checked(proposal.actions, &snapshot.memories, today);
-    refused.splice(0..0, proposal.malformed);
+    let mut proposed = propose(&snapshot.memories, &findings)?;
+    let (actions, mut refused) = checked(
+        std::mem::take(&mut proposed.actions),
+        &snapshot.memories,
+        today,
+    );
+    refused.splice(0..0, std::mem::take(&mut proposed.malformed));
     let steps = plan(&snapshot.memories, &snapshot.index, &actions, today);
     let branch = branch_name(today);
     let repo = TargetRepo::open(dir)?;
@@ -261,11 +262,7 @@ pub fn prepare(
         findings,
         refused,
         left_out: snapshot.left_out,
-        by: proposal.by,
-        fallback: proposal.fallback,
-        calls: proposal.calls,
-        cost_usd: proposal.cost_usd,
-        unseen: proposal.unseen,
+        proposed,
     };
     if prepared.steps.is_empty() {
         return Ok(prepared);
@@ -285,7 +282,11 @@ pub fn prepare(
         let all: Vec<FileEdit<'_>> = prepared.steps.iter().flat_map(edits).collect();
         let (tree, staged) = repo.tree_with_changes(snapshot.head, &all)?;
         drop(staged);
-        let messages: Vec<String> = prepared.steps.iter().map(message).collect();
+        let messages: Vec<String> = prepared
+            .steps
+            .iter()
+            .map(|step| message(step, &prepared.proposed))
+            .collect();
         if repo.tree_and_parents(existing)?.0 == tree
             && chain_on(&repo, existing, snapshot.head)?.as_ref() == Some(&messages)
         {
@@ -308,7 +309,7 @@ pub fn prepare(
     let mut parent = snapshot.head;
     for step in &prepared.steps {
         let (tree, staged) = repo.tree_with_changes(parent, &edits(step))?;
-        parent = repo.write_commit(tree, parent, &message(step), staged)?;
+        parent = repo.write_commit(tree, parent, &message(step, &prepared.proposed), staged)?;
         prepared.commits.push(parent);
     }
     repo.set_branch(

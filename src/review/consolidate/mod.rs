@@ -43,6 +43,9 @@ pub enum ConsolidateError {
     /// HEAD moved while the consolidation was prepared (a save meanwhile): prepare it again.
     #[error("the memory dir changed while the consolidation was prepared; run it again")]
     Moved,
+    /// `--consolidator agent`, and no model answered.
+    #[error("{0}")]
+    NoModel(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -54,7 +57,7 @@ impl ConsolidateError {
     pub fn is_invalid_input(&self) -> bool {
         match self {
             ConsolidateError::Invalid(_) => true,
-            ConsolidateError::Moved => false,
+            ConsolidateError::Moved | ConsolidateError::NoModel(_) => false,
             ConsolidateError::Store(e) => e.is_invalid_input(),
             ConsolidateError::Repo(e) => e.is_refusal(),
         }
@@ -336,8 +339,9 @@ pub struct Proposal {
     pub actions: Vec<Action>,
     /// Parts of a model's answer that are no action, refused with why.
     pub malformed: Vec<(String, Refused)>,
-    /// `builtin`, or the model that answered (`claude (haiku)`, `the agent command`).
-    pub by: String,
+    /// The model that answered (`claude (haiku)`, `the agent command`); `None`: the builtin
+    /// rules.
+    pub model: Option<String>,
     /// Why the builtin rules proposed when a model was wanted (`auto` with no model answering).
     pub fallback: Option<String>,
     /// Model calls made, and what they cost when the model says.
@@ -348,11 +352,35 @@ pub struct Proposal {
 }
 
 impl Proposal {
+    /// Who proposed, in words, for people and the log: `agent: claude (haiku), 1 call
+    /// ($0.0021)`, `builtin (no model: claude is not installed)`.
+    pub fn by_line(&self) -> String {
+        let mut line = match &self.model {
+            Some(model) => format!(
+                "agent: {model}, {} call(s){}",
+                self.calls,
+                self.cost_usd
+                    .map(|c| format!(" (${c:.4})"))
+                    .unwrap_or_default()
+            ),
+            None => "builtin".to_string(),
+        };
+        if let Some(why) = &self.fallback {
+            line.push_str(&format!(" (no model: {why})"));
+        }
+        if self.unseen > 0 {
+            line.push_str(&format!(
+                "; {} memories did not fit in its requests and were left as they are",
+                self.unseen
+            ));
+        }
+        line
+    }
+
     /// The builtin rules' proposal about `findings`.
     pub fn builtin(memories: &[Memory], findings: &Findings) -> Proposal {
         Proposal {
             actions: builtin_actions(memories, findings),
-            by: "builtin".into(),
             ..Proposal::default()
         }
     }
