@@ -59,6 +59,8 @@
 #      call, made with no tools but the structured answer and a small model. Y: that `claude` is
 #      not logged in: the builtin extractor saves the memory instead, the hooks exit 0, and the
 #      range is marked for a later `extract --all --extractor agent`.
+#   9. session Z: personal sync. memdir.sync.auto on and a personal remote set: the session is
+#      unaffected, and the SessionEnd hook's background sync pushes the project's branch.
 # Sessions 2-7 extract with the builtin extractor, installed by name (`--extractor builtin`);
 # `claude` is kept off their PATH.
 # Prints PASS/FAIL per check (INFO lines are observations) and exits 1 when any check failed.
@@ -326,17 +328,18 @@ info "scratch: $scratch"
 # 1. Install the hooks into the scratch user config dir.
 check "hooks install --claude --extractor builtin --command $memdir" md hooks install --claude --extractor builtin --command "$memdir"
 settings=$home/.claude/settings.json
-check "settings.json: Stop, SessionEnd, PreCompact → extract --hook --extractor builtin; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook" \
+check "settings.json: Stop, SessionEnd, PreCompact → extract --hook --extractor builtin; PostToolUse(Write|Edit|MultiEdit|NotebookEdit) → snapshot --hook; UserPromptSubmit, SessionStart → recall --hook; SessionStart, SessionEnd → sync --hook" \
   python3 - "$settings" "$memdir" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
 def cmds(ev, matcher=None):
     return [h["command"] for e in s.get(ev, []) if e.get("matcher") == matcher for h in e["hooks"]]
-for ev in ("Stop", "SessionEnd", "PreCompact"):
+for ev in ("Stop", "PreCompact"):
     assert cmds(ev) == [f"{exe} extract --hook --extractor builtin"], (ev, s.get(ev))
+assert cmds("SessionEnd") == [f"{exe} extract --hook --extractor builtin", f"{exe} sync --hook"], s.get("SessionEnd")
 assert cmds("PostToolUse", "Write|Edit|MultiEdit|NotebookEdit") == [f"{exe} snapshot --hook"], s.get("PostToolUse")
 assert cmds("UserPromptSubmit") == [f"{exe} recall --hook"], s.get("UserPromptSubmit")
-assert cmds("SessionStart") == [f"{exe} recall --hook"], s.get("SessionStart")
+assert cmds("SessionStart") == [f"{exe} recall --hook", f"{exe} sync --hook"], s.get("SessionStart")
 PY
 # memdir's own setting (the throttle) lives in the same file: Claude Code must still run with it.
 check "settings.json: memdir.extractEveryTurns = 1 added (Claude Code must accept the key)" \
@@ -980,7 +983,7 @@ import json, sys
 s = json.load(open(sys.argv[1]))["hooks"]; exe = sys.argv[2]
 for ev in ("Stop", "SessionEnd", "PreCompact"):
     cmds = [h["command"] for e in s.get(ev, []) for h in e["hooks"]]
-    assert cmds == [f"{exe} extract --hook"], (ev, cmds)
+    assert cmds == [f"{exe} extract --hook"] + ([f"{exe} sync --hook"] if ev == "SessionEnd" else []), (ev, cmds)
 PY
 mkdir -p "$scratch/claude-bin" "$scratch/claude-logged-out"
 ln -sf "$claude" "$scratch/claude-bin/claude"
@@ -1071,6 +1074,38 @@ assert "Not logged in" in log and "marked for `memdir extract --all --extractor 
 check "session Y: the range is marked in .git/memdir/redo/ for the model" test -s "$mem/.git/memdir/redo/$sid_y.json"
 repo_sound "session Y"
 cursor_at_end "session Y" "$sid_y" "$transcript_y"
+
+# 9. Session Z: personal sync (issue 32). With memdir.sync.auto on in the user's settings and a
+# remote set, the SessionStart and SessionEnd hooks start `memdir sync` in the background: the
+# session is unaffected, and the project's branch appears in the remote with its MEMORY.md.
+personal=$scratch/personal.git
+g init -q --bare "$personal"
+g -C "$proj" remote add origin https://git.example/acme/app.git 2>/dev/null ||
+  g -C "$proj" remote set-url origin https://git.example/acme/app.git
+check "sync --remote $personal (kept in memdir's user config)" md sync --remote "$personal"
+python3 - "$settings_saved" "$settings" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s.setdefault("memdir", {})["sync"] = {"auto": True}
+json.dump(s, open(sys.argv[2], "w"), indent=2)
+PY
+branch=$(md path --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["identity"]["branch"])')
+info "session Z: the project's branch is $branch"
+script_write Z
+session Z "$scratch/script-Z.json" 'Write the notes file.'
+unaffected Z "session Z (personal sync hooks on)"
+synced=no
+for _ in $(seq 1 300); do
+  if g -C "$personal" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then synced=yes; break; fi
+  sleep 0.2
+done
+check "session Z: the background sync pushed $branch to the personal remote" test "$synced" == yes
+check "session Z: the pushed branch holds the memory dir's MEMORY.md" \
+  sh -c "test \"\$(git -C '$personal' show '$branch:MEMORY.md')\" = \"\$(cat '$mem/MEMORY.md')\""
+check "session Z: nothing about sync in worker.log's problems" sh -c "! grep -F 'sync --hook:' '$worker_log'"
+repo_sound "session Z"
+g -C "$proj" remote remove origin
+cp "$settings_saved" "$settings"
 
 elapsed=$(since "$started")
 if [[ $failures == 0 ]]; then echo "ALL PASS ($elapsed s)"; else echo "$failures check(s) FAILED ($elapsed s)"; fi

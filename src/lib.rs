@@ -20,6 +20,7 @@ pub mod log_file;
 pub mod memory;
 pub mod model;
 pub mod paths;
+pub mod personal;
 pub mod process;
 pub mod recall;
 pub mod repo;
@@ -28,6 +29,7 @@ pub mod secrets;
 pub mod settings;
 pub mod shell;
 pub mod stack;
+pub mod sync;
 pub mod team;
 pub mod walk;
 

@@ -42,6 +42,8 @@ struct LayerValues {
     recall_prompt: Option<bool>,
     /// `memdir.recall` or `memdir.recall.sessionStart`: whether SessionStart adds the team index.
     recall_session_start: Option<bool>,
+    /// `memdir.sync.auto`: whether the SessionStart and SessionEnd hooks run personal sync.
+    sync_auto: Option<bool>,
     /// `memdir.recall.{memories,bodies,sensitivity}`: what the prompt hook may add.
     recall_limits: RecallLimits,
     /// `enabledPlugins` sets the memdir plugin (`memdir@<marketplace>`) on (`Some(true)`) or off.
@@ -193,6 +195,18 @@ impl Settings {
             .iter()
             .find_map(|l| l.recall_session_start)
             .unwrap_or(true)
+    }
+
+    /// Whether the SessionStart and SessionEnd hooks run personal sync (DESIGN §8): from the
+    /// first layer that sets `memdir.sync.auto`, never a project's (a cloned repository must
+    /// not send memory over the network: a tracked local settings file counts as a project's);
+    /// off when none does.
+    pub fn sync_auto(&self) -> bool {
+        self.layers
+            .iter()
+            .filter(|l| l.layer != SettingsLayer::Project)
+            .find_map(|l| l.sync_auto)
+            .unwrap_or(false)
     }
 
     /// What the prompt hook may add: `memdir.recall.memories`, `.bodies` and `.sensitivity`,
@@ -402,6 +416,17 @@ fn read_layer(
             None
         }
     };
+    let sync_auto = match json.get("memdir").and_then(|m| m.get("sync")) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(sync) => match sync.get("auto") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::Bool(b)) => Some(*b),
+            Some(_) => {
+                wrong_type("memdir.sync.auto", "true or false");
+                None
+            }
+        },
+    };
     // A plugin entry that is not true or false is Claude Code's to judge; it reads as unset here.
     let memdir_plugin = json
         .get("enabledPlugins")
@@ -434,6 +459,7 @@ fn read_layer(
         extract_model,
         recall_prompt,
         recall_session_start,
+        sync_auto,
         recall_limits,
         memdir_plugin,
         consolidate,

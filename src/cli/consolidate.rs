@@ -128,12 +128,14 @@ pub fn run(ctx: &Ctx, args: &ConsolidateArgs, output: &mut Output<'_>) -> Result
     report(ctx, &dir, &prepared, None, pushed, args.json, output)
 }
 
-/// Team memory's branch, pushed to the team remote for review; whether it was (a push the
-/// remote refused because its branch moved is said, not failed).
+/// Team memory's branch, pushed to the team remote for review (never forced); whether it was
+/// (a push the remote refused because its branch moved is said, not failed).
 fn push(dir: &Path, branch: &str) -> Result<bool, Error> {
-    match crate::team::remote::push(dir, branch)? {
-        crate::team::remote::Pushed::Done => Ok(true),
-        crate::team::remote::Pushed::Rejected => Ok(false),
+    let remote = crate::team::sync::team_remote();
+    let local = format!("refs/heads/{branch}");
+    match crate::sync::transport::push(dir, &remote, &local, branch, None)? {
+        crate::sync::transport::Pushed::Done(_) => Ok(true),
+        crate::sync::transport::Pushed::Rejected => Ok(false),
     }
 }
 

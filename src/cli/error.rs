@@ -23,6 +23,10 @@ pub enum Error {
     #[error(transparent)]
     Team(#[from] crate::team::TeamError),
     #[error(transparent)]
+    Sync(#[from] crate::sync::SyncError),
+    #[error(transparent)]
+    Personal(#[from] crate::personal::PersonalError),
+    #[error(transparent)]
     Extract(#[from] crate::extract::ExtractError),
     #[error(transparent)]
     File(#[from] crate::atomic::FileError),
@@ -83,7 +87,9 @@ impl Error {
             Error::Session(e) if e.is_refusal() => EXIT_USAGE,
             Error::Session(_) => EXIT_FAILURE,
             Error::Team(e) if e.is_refusal() => EXIT_USAGE,
-            Error::Team(_) | Error::File(_) => EXIT_FAILURE,
+            Error::Sync(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Personal(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Team(_) | Error::Sync(_) | Error::Personal(_) | Error::File(_) => EXIT_FAILURE,
             Error::Extract(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Extract(_) => EXIT_FAILURE,
             Error::Store(e) if e.is_invalid_input() => EXIT_USAGE,

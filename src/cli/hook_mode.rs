@@ -1,4 +1,4 @@
-//! Hook mode (`--hook` on `extract`, `snapshot`, `context` and `recall`; DESIGN §11): what Claude Code runs
+//! Hook mode (`--hook` on `extract`, `snapshot`, `context`, `recall` and `sync`; DESIGN §11): what Claude Code runs
 //! on its hook events. It never blocks or errors the agent: Claude Code reads exit 2 from a Stop
 //! hook as "do not stop, keep going" and shows any other non-zero exit as a hook error after
 //! every edit. So whatever goes wrong — a payload that is empty, not JSON, over its cap or
@@ -22,7 +22,7 @@ use crate::paths::resolve_memory_dir;
 use crate::settings::Settings;
 
 /// The subcommands with a hook mode.
-const HOOK_COMMANDS: &[&str] = &["extract", "snapshot", "context", "recall"];
+const HOOK_COMMANDS: &[&str] = &["extract", "snapshot", "context", "recall", "sync"];
 
 /// Run `body` as the hook `name` (`"extract --hook"`): the payload read from stdin, the context
 /// taken from it, every failure logged, and always `Ok`.

@@ -34,6 +34,7 @@ pub mod path;
 pub mod promote;
 pub mod proposals;
 pub mod recall;
+pub mod resolve;
 pub mod restore;
 pub mod revert;
 pub mod review;
@@ -43,6 +44,7 @@ pub mod save;
 pub mod search;
 pub mod show;
 pub mod snapshot;
+pub mod sync;
 pub mod team;
 pub mod undo;
 pub mod verify;
@@ -122,6 +124,8 @@ pub enum Command {
     #[command(hide = true)]
     MergeIndex(merge_index::MergeIndexArgs),
     Team(team::TeamArgs),
+    Sync(sync::SyncArgs),
+    Resolve(resolve::ResolveArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
 }
@@ -157,6 +161,8 @@ impl Cli {
             Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
+            Command::Sync(a) => a.json,
+            Command::Resolve(a) => a.json,
             Command::Init(_)
             | Command::Save(_)
             | Command::Rm(_)
@@ -514,6 +520,8 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Mcp(args) => mcp::run(&ctx, args, output),
         Command::MergeIndex(args) => merge_index::run(&ctx, args, output),
         Command::Team(args) => team::run(&ctx, args, output),
+        Command::Sync(args) => sync::run(&ctx, args, output),
+        Command::Resolve(args) => resolve::run(&ctx, args, output),
         Command::Completions(args) => completions::run(&ctx, args, output),
         Command::Man(args) => man::run(&ctx, args, output),
     }

@@ -2,6 +2,7 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
+use crate::personal::identity::Identity;
 use crate::settings::AutoMemory;
 
 /// Print the memory dir.
@@ -22,6 +23,12 @@ pub fn run(ctx: &Ctx, args: &PathArgs, output: &mut Output<'_>) -> Result<(), Er
         AutoMemory::On => None,
         AutoMemory::Off(switch) => Some(switch.as_str()),
     };
+    let identity = Identity::of(&ctx.project(), &location.dir, &location.rule).ok();
+    let branch = identity.as_ref().and_then(|i| i.branch().ok());
+    let remote = crate::personal::config::remote(&ctx.env.config_dir()?)
+        .ok()
+        .flatten()
+        .map(|url| crate::repo::remote_url::shown(&url));
     if args.json {
         return output.json(&serde_json::json!({
             "path": location.dir,
@@ -30,6 +37,13 @@ pub fn run(ctx: &Ctx, args: &PathArgs, output: &mut Output<'_>) -> Result<(), Er
             "auto_memory": disabled_by.is_none(),
             "disabled_by": disabled_by,
             "ignored_project_setting": location.ignored_project_setting,
+            "identity": identity.as_ref().map(|i| serde_json::json!({
+                "id": i.id,
+                "source": i.source_id(),
+                "explanation": i.describe(),
+                "branch": branch,
+            })),
+            "sync_remote": remote,
         }));
     }
     output.data(&format!("{}\n", location.dir.display()))?;
@@ -43,6 +57,24 @@ pub fn run(ctx: &Ctx, args: &PathArgs, output: &mut Output<'_>) -> Result<(), Er
         }
         if let Some(note) = location.ignored_setting_note() {
             output.data(&format!("{note}\n"))?;
+        }
+        if let Some(identity) = &identity {
+            output.data(&format!(
+                "identity: {} (from {})\n",
+                identity.id,
+                identity.describe()
+            ))?;
+        }
+        match (&branch, &remote) {
+            (Some(branch), Some(remote)) => {
+                output.data(&format!("personal sync: branch {branch} of {remote}\n"))?
+            }
+            (Some(_), None) => {
+                output.data("personal sync: no remote set (memdir sync --remote URL)\n")?
+            }
+            (None, _) => output.data(
+                "personal sync: this project syncs only under a name (memdir sync --as NAME)\n",
+            )?,
         }
     }
     Ok(())

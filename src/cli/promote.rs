@@ -13,7 +13,8 @@ use crate::review::promote::{Outcome, Places, PromoteTo, Promoted, Request, prom
 /// branch HEAD names, adding the rule to the target file under a heading that says it came from
 /// memory. HEAD, the index and the work tree are not touched, even when dirty. Promoting again
 /// replaces that commit with one on the current tip. Where the target is in no repository, a
-/// patch is written under `<memory dir>/proposals/`. A memory that holds a secret or a relative
+/// patch is written under `<memory dir>/proposals/`. A promotion to team memory is pushed to the
+/// team remote as its branch, with the address of the page that opens a pull request for it. A memory that holds a secret or a relative
 /// date is refused (exit 2). Merging the branch and running `memdir proposals --reconcile` (the
 /// post-merge hook does) retires the memory.
 #[derive(Debug, clap::Args)]
@@ -31,7 +32,7 @@ pub struct PromoteArgs {
     #[arg(long, value_name = "NAME")]
     pub branch: Option<String>,
     /// Print JSON: {memory, type, kind, outcome, repo, file, path, branch, target_branch,
-    /// commit, base, patch, diff, command}.
+    /// commit, base, patch, diff, command, pushed, review_url, review_command}.
     #[arg(long)]
     pub json: bool,
 }
@@ -114,8 +115,21 @@ fn report(promoted: &Promoted, output: &mut Output<'_>) -> Result<(), Error> {
                 p.file,
             ))?;
             output.info("HEAD, the index and the work tree were not touched.")?;
-            if let Some(command) = &command {
-                output.info(&format!("merge it with: {command}"))?;
+            match &promoted.review {
+                Some(review) => {
+                    output.info(&format!("pushed {branch} to the team remote for review"))?;
+                    if let Some(url) = &review.url {
+                        output.info(&format!("open a pull request: {url}"))?;
+                    }
+                    if let Some(command) = &review.command {
+                        output.info(&format!("review and merge it with: {command}"))?;
+                    }
+                }
+                None => {
+                    if let Some(command) = &command {
+                        output.info(&format!("merge it with: {command}"))?;
+                    }
+                }
             }
         }
         _ => {

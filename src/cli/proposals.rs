@@ -5,6 +5,7 @@ use crate::Error;
 use crate::cli::{Ctx, Output, short};
 use crate::memory::store::Store;
 use crate::review::proposals::{Status, list, load_all, reconcile};
+use crate::sync::transport::{Fetched, ORIGIN, Remote};
 
 /// List promotions (open, merged, stale); with --reconcile, retire merged memories.
 ///
@@ -12,7 +13,8 @@ use crate::review::proposals::{Status, list, load_all, reconcile};
 /// target file there holds its rule (a squash merge); stale when its branch was deleted without
 /// being merged, or the memory changed or was removed since. `--reconcile` retires the source
 /// memory of each merged promotion with one `promote(<type>): <name>` commit naming the merge
-/// (`Memdir-Merge`), once.
+/// (`Memdir-Merge`), once. A team promotion counts as merged once its pull request is merged on
+/// the team remote (fetched first).
 #[derive(Debug, clap::Args)]
 pub struct ProposalsArgs {
     /// Retire the memories whose promotion was merged (what the post-merge hook runs).
@@ -29,9 +31,29 @@ pub fn run(ctx: &Ctx, args: &ProposalsArgs, output: &mut Output<'_>) -> Result<(
     let resolved = ctx.resolve(output)?;
     let dir = resolved.dir().to_path_buf();
     let mut reconciled = Vec::new();
+    let open = load_all(&dir)?.0;
+    let open: Vec<_> = open.iter().filter(|p| p.reconciled.is_none()).collect();
+    // A team promotion is merged on the team remote: what it holds now is fetched first.
+    if open.iter().any(|p| p.kind == "team") {
+        let team = crate::paths::team_dir(&dir);
+        let remote = Remote {
+            git: ORIGIN.to_string(),
+            label: "the team remote",
+            again: "memdir proposals",
+        };
+        match crate::sync::transport::fetch(&team, &remote, None) {
+            Ok(Fetched::Done | Fetched::Missing) => {}
+            Ok(Fetched::Refused(reason)) => output.warn(&format!(
+                "the team remote sent objects git refuses ({reason}); team promotions are judged on what was fetched before"
+            ))?,
+            Err(e) => output.warn(&format!(
+                "{e}; team promotions are judged on what was fetched before"
+            ))?,
+        }
+    }
     // The post-merge hook runs this after every merge and pull: with nothing to reconcile it
     // must not create a memory dir, nor wait for its lock.
-    if args.reconcile && load_all(&dir)?.0.iter().any(|p| p.reconciled.is_none()) {
+    if args.reconcile && !open.is_empty() {
         resolved.check_enabled()?;
         let mut store = Store::open(&dir)?;
         reconciled = reconcile(&mut store)?;

@@ -75,7 +75,7 @@ fn snapshot(
     output.adoption(&adoption)?;
     if !adoption.commits.is_empty() {
         // What an agent wrote is adopted as it is; a secret in it is worth a word (DESIGN §8).
-        for finding in crate::team::guard::secret_findings(resolved.dir())? {
+        for finding in crate::sync::guard::secret_findings(resolved.dir())? {
             output.warn(&format!(
                 "{finding}: a secret in memory stays in its git history; remove it (memdir rm)"
             ))?;

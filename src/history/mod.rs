@@ -15,7 +15,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::memory::merge::Conflict;
 use crate::memory::store::{Adoption, INDEX_FILE, StoreError};
-use crate::memory::taxonomy::is_topic_file_name;
+use crate::memory::taxonomy::{is_memory_file_name, is_topic_file_name};
 use crate::memory::topic::TopicFile;
 use crate::repo::{MemoryRepo, RepoError, TreeMap};
 
@@ -91,7 +91,7 @@ pub struct WentBack {
 /// (a folder, a link, a file someone committed by hand) is left as HEAD has it.
 pub(crate) fn is_memory_file(name: &[u8], kind: EntryKind) -> bool {
     matches!(kind, EntryKind::Blob | EntryKind::BlobExecutable)
-        && std::str::from_utf8(name).is_ok_and(|n| n == INDEX_FILE || is_topic_file_name(n))
+        && std::str::from_utf8(name).is_ok_and(is_memory_file_name)
 }
 
 /// The memories that differ between `old` and `new`, by file name, and whether the index does.

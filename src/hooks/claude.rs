@@ -1,7 +1,8 @@
 //! Claude Code's `settings.json` with memdir's hook entries merged in (DESIGN §11): Stop,
 //! SessionEnd and PreCompact run `memdir extract --hook`; PostToolUse on
 //! Write|Edit|MultiEdit|NotebookEdit runs `memdir snapshot --hook`; UserPromptSubmit and
-//! SessionStart run `memdir recall --hook`. Every other key and hook in the file is kept; an entry already there
+//! SessionStart run `memdir recall --hook`; SessionStart and SessionEnd run `memdir sync --hook`
+//! (personal sync, which does nothing unless `memdir.sync.auto` is on). Every other key and hook in the file is kept; an entry already there
 //! is left alone; a memdir command of another path or older arguments is updated in place.
 //! Uninstalling removes exactly the hooks install recognises as memdir's ([`uninstall`]).
 //!
@@ -600,6 +601,13 @@ mod tests {
             entries["hooks"]["UserPromptSubmit"][0]["hooks"][0],
             serde_json::json!({"type": "command", "command": "memdir recall --hook"})
         );
+        for event in ["SessionStart", "SessionEnd"] {
+            assert_eq!(
+                entries["hooks"][event][1]["hooks"][0],
+                serde_json::json!({"type": "command", "command": "memdir sync --hook"}),
+                "{event}"
+            );
+        }
         assert_eq!(
             entries["hooks"]["PostToolUse"][0]["matcher"],
             "Write|Edit|MultiEdit|NotebookEdit"
@@ -640,8 +648,8 @@ mod tests {
         assert_eq!(merge.replaced.len(), 3, "{merge:?}");
         assert_eq!(
             merge.added.len(),
-            3,
-            "PostToolUse, UserPromptSubmit, SessionStart: {merge:?}"
+            5,
+            "SessionEnd's sync, PostToolUse, UserPromptSubmit, SessionStart's recall and sync: {merge:?}"
         );
         assert_eq!(settings["hooks"]["Stop"].as_array().map(Vec::len), Some(1));
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::input::{MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
-use crate::memory::store::{INDEX_FILE, StoreError, read_memory_file};
+use crate::memory::store::{INDEX_FILE, StoreError, is_checked_out, read_memory_file};
 use crate::memory::taxonomy::is_topic_file_name;
 use crate::repo::MemoryRepo;
 
@@ -19,7 +19,7 @@ pub fn files_at(repo: &MemoryRepo, commit: Option<gix::ObjectId>) -> Result<File
     };
     let mut out = Files::new();
     for (name, (kind, id)) in repo.commit_tree(commit)? {
-        if kind == gix::objs::tree::EntryKind::Blob && name.ends_with(b".md") {
+        if is_checked_out(&name, kind) {
             out.insert(String::from_utf8_lossy(&name).into_owned(), repo.blob(id)?);
         }
     }

@@ -59,13 +59,26 @@ impl FromStr for MemoryType {
 pub const INDEX_FILE: &str = "MEMORY.md";
 
 /// Whether `file` names a topic file: a top-level `*.md` file of the memory dir other than the
-/// index, not hidden (memdir's temp files and the system's dotfiles are not memories). The one
-/// rule for the listing, adoption, index links, doctor and the team merge.
+/// index (nor `memory.md`, the same file on a case-insensitive file system), not hidden
+/// (memdir's temp files and the system's dotfiles are not memories), not starting with a
+/// capital (`README.md`, `LICENSE.md`, `CHANGELOG.md`, which hosted repositories are created
+/// with, are not memories; memdir's names and Claude Code's, `user_role.md`, are lower case),
+/// with no control character. The one rule for the listing, adoption, index links, doctor, the
+/// merges and what a sync writes into the work tree (DESIGN §8).
 pub fn is_topic_file_name(file: &str) -> bool {
     file.ends_with(".md")
-        && file != INDEX_FILE
-        && !file.starts_with('.')
+        && !file.eq_ignore_ascii_case(INDEX_FILE)
+        && file
+            .chars()
+            .next()
+            .is_some_and(|first| first != '.' && !first.is_ascii_uppercase())
         && !file.contains(['/', '\\'])
+        && !file.chars().any(char::is_control)
+}
+
+/// Whether `file` names a memory file: the index or a topic file.
+pub fn is_memory_file_name(file: &str) -> bool {
+    file == INDEX_FILE || is_topic_file_name(file)
 }
 
 /// The longest name a memory can have.
@@ -86,16 +99,22 @@ pub struct InvalidName {
 /// conflict kept as `<name>.conflict-<7 hex>` (DESIGN §8), which can be read and removed but is
 /// never saved under.
 pub fn validate_stored_name(name: &str) -> Result<(), InvalidName> {
-    if let Some((base, id)) = name.rsplit_once(".conflict-")
-        && id.len() == 7
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        && validate_name(base).is_ok()
-    {
+    if conflict_copy_of(name).is_some_and(|base| validate_name(base).is_ok()) {
         return Ok(());
     }
     validate_name(name)
+}
+
+/// The memory a conflict copy keeps the other side of: `deploy-window` for
+/// `deploy-window.conflict-1a2b3c4` (a name or its file's, `….md`); `None` for any other name.
+pub fn conflict_copy_of(name: &str) -> Option<&str> {
+    let stem = name.strip_suffix(".md").unwrap_or(name);
+    let (base, id) = stem.rsplit_once(".conflict-")?;
+    let hex = id.len() == 7
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    (hex && !base.is_empty()).then_some(base)
 }
 
 pub fn validate_name(name: &str) -> Result<(), InvalidName> {
@@ -141,6 +160,15 @@ mod tests {
     #[test]
     fn conflict_copies_can_be_read_and_removed() {
         assert!(validate_stored_name("deploy-window.conflict-1a2b3c4").is_ok());
+        assert_eq!(
+            conflict_copy_of("deploy-window.conflict-1a2b3c4.md"),
+            Some("deploy-window")
+        );
+        assert_eq!(
+            conflict_copy_of("user_role.conflict-0000000"),
+            Some("user_role")
+        );
+        assert_eq!(conflict_copy_of("deploy-window.md"), None);
         assert!(validate_name("deploy-window.conflict-1a2b3c4").is_err());
         for bad in [
             "x.conflict-1a2b3c",
@@ -171,6 +199,35 @@ mod tests {
         ] {
             assert!(validate_name(bad).is_err(), "{bad}");
             assert!(validate_stored_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn topic_files_are_what_memdir_and_claude_code_name_them() {
+        for memory in [
+            "deploy-window.md",
+            "user_role.md",
+            "x.conflict-1a2b3c4.md",
+            "9.md",
+        ] {
+            assert!(is_topic_file_name(memory), "{memory}");
+            assert!(is_memory_file_name(memory), "{memory}");
+        }
+        assert!(is_memory_file_name(INDEX_FILE) && !is_topic_file_name(INDEX_FILE));
+        // What a hosted repository is created with, and what no file should be called.
+        for other in [
+            "README.md",
+            "LICENSE.md",
+            "CHANGELOG.md",
+            "memory.md",
+            ".hidden.md",
+            "notes.txt",
+            "a/b.md",
+            "a\\b.md",
+            "a\nb.md",
+            "",
+        ] {
+            assert!(!is_memory_file_name(other), "{other:?}");
         }
     }
 

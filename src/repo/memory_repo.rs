@@ -22,7 +22,7 @@ use crate::repo::{
 
 /// The memory dir's own repository.
 pub struct MemoryRepo {
-    repo: gix::Repository,
+    pub(super) repo: gix::Repository,
     workdir: PathBuf,
     /// Objects written but not yet fsynced; the next commit hardens them.
     unhardened: Vec<ObjectId>,
@@ -30,6 +30,17 @@ pub struct MemoryRepo {
     /// The bytes of blobs staged by [`MemoryRepo::write_blob`], read from here until the next
     /// commit names them (team merges and adoption read what they wrote).
     staged_blobs: HashMap<ObjectId, Vec<u8>>,
+    /// Which top-level tree entries the work tree holds ([`MemoryRepo::set_checkout_rule`]);
+    /// the others, and everything in a folder, are marked skip-worktree in `.git/index`.
+    checked_out: CheckoutRule,
+}
+
+/// Whether a top-level tree entry (its name and kind) is written into the work tree.
+pub type CheckoutRule = fn(&[u8], EntryKind) -> bool;
+
+/// Until the store says which files are memories: every plain top-level file.
+fn plain_files(_: &[u8], kind: EntryKind) -> bool {
+    kind == EntryKind::Blob
 }
 
 impl MemoryRepo {
@@ -61,10 +72,19 @@ impl MemoryRepo {
             unhardened: Vec::new(),
             loose: LooseWriter::default(),
             staged_blobs: HashMap::new(),
+            checked_out: plain_files,
         }
     }
 
-    fn err(&self, source: gix::Error) -> RepoError {
+    /// Say which top-level tree entries the work tree holds: what `.git/index` records as
+    /// checked out; the rest is carried in git and marked skip-worktree, so that `git status`
+    /// does not take it for deleted (DESIGN §8: entries of a remote's tree that are not memory
+    /// files are never written).
+    pub fn set_checkout_rule(&mut self, rule: CheckoutRule) {
+        self.checked_out = rule;
+    }
+
+    pub(super) fn err(&self, source: gix::Error) -> RepoError {
         git_error(&self.workdir, source)
     }
 
@@ -164,6 +184,11 @@ impl MemoryRepo {
         self.written(id)
     }
 
+    /// Stage a tree object for the next commit.
+    pub(super) fn stage_tree(&mut self, tree: &gix::objs::Tree) -> Result<ObjectId, RepoError> {
+        self.stage_encoded(tree)
+    }
+
     /// Stage `object` for the next commit.
     fn stage_encoded(&mut self, object: &impl gix::objs::WriteTo) -> Result<ObjectId, RepoError> {
         let id = self.loose.stage_object(&self.repo, object);
@@ -229,6 +254,7 @@ impl MemoryRepo {
         Ok(PreparedCommit {
             commit_id,
             tree_id,
+            parent: parents.first().copied(),
             parents: parents.to_vec(),
             committer,
             author,
@@ -265,6 +291,7 @@ impl MemoryRepo {
         let PreparedCommit {
             commit_id,
             tree_id,
+            parent,
             parents,
             committer,
             author,
@@ -272,7 +299,6 @@ impl MemoryRepo {
             starts_operation,
             ..
         } = prepared;
-        let parent = parents.first().copied();
         let indexed = self.write_index(tree_id, tree, clean);
         durable()?;
         indexed?;
@@ -280,7 +306,7 @@ impl MemoryRepo {
         let summary = message.lines().next().unwrap_or_default();
         let log = format!(
             "commit{}: {summary}",
-            if parent.is_none() { " (initial)" } else { "" }
+            if parents.is_empty() { " (initial)" } else { "" }
         );
         self.move_head(parent, commit_id, &log, &committer)?;
         if starts_operation {
@@ -312,23 +338,22 @@ impl MemoryRepo {
     }
 
     /// Move HEAD's branch to `new`, a commit already in the repository (a fast-forward to what
-    /// was fetched), and rebuild `.git/index` for its tree. The work tree is the caller's.
+    /// was fetched; nothing moves when HEAD is there already), and rebuild `.git/index` for its
+    /// tree, with stat data for the files in `clean`. The work tree is the caller's.
     pub fn advance_head(
         &mut self,
         expected: Option<ObjectId>,
         new: ObjectId,
         log: &str,
+        clean: &CleanFiles<'_>,
     ) -> Result<(), RepoError> {
-        let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
-        self.move_head(expected, new, log, &committer)?;
-        self.reset_index(new)
-    }
-
-    /// Rebuild `.git/index` for `commit`'s tree, with no stat data (git compares content).
-    pub fn reset_index(&self, commit: ObjectId) -> Result<(), RepoError> {
-        let tree = self.commit_tree(commit)?;
-        let tree_id = self.commit_tree_id(commit)?;
-        self.write_index(tree_id, &tree, &CleanFiles::new())
+        if expected != Some(new) {
+            let (_, committer) = signatures_of(&self.repo).map_err(|e| self.err(e))?;
+            self.move_head(expected, new, log, &committer)?;
+        }
+        let tree = self.commit_tree(new)?;
+        let tree_id = self.commit_tree_id(new)?;
+        self.write_index(tree_id, &tree, clean)
     }
 
     /// The short name of the branch HEAD names (also before its first commit); `None` when
@@ -340,19 +365,6 @@ impl MemoryRepo {
                 .strip_prefix(b"refs/heads/")
                 .map(|short| short.to_str_lossy().into_owned())
         }))
-    }
-
-    /// The commit a full ref name points to, if the ref exists.
-    pub fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>, RepoError> {
-        let Some(mut reference) = self
-            .repo
-            .try_find_reference(name)
-            .map_err(|e| self.err(e))?
-        else {
-            return Ok(None);
-        };
-        let id = reference.peel_to_id().map_err(|e| self.err(e))?;
-        Ok(Some(id.detach()))
     }
 
     /// Whether `ancestor` is `descendant` or one of its ancestors.
@@ -411,19 +423,17 @@ impl MemoryRepo {
         self.publish(prepared, tree, clean)
     }
 
-    /// Commit `tree` as the merge of `theirs` into `ours` (parents in that order), as
-    /// [`MemoryRepo::commit`] does: the branch moves by compare-and-swap from `ours`. The work
-    /// tree is the caller's; `.git/index` gets no stat data, so git compares content.
-    pub fn commit_merge(
+    /// A commit of `tree` on `parents`, durable, that no branch names (what personal sync pushes:
+    /// a snapshot of the memory dir on top of the remote's branch). Refs are the caller's.
+    pub fn write_commit(
         &mut self,
         tree: &TreeMap,
-        ours: ObjectId,
-        theirs: ObjectId,
+        parents: &[ObjectId],
         message: &str,
     ) -> Result<ObjectId, RepoError> {
-        let prepared = self.prepare_commit_with_parents(tree, &[ours, theirs], message)?;
+        let prepared = self.prepare_commit_with_parents(tree, parents, message)?;
         self.harden(&prepared)?;
-        self.publish(prepared, tree, &CleanFiles::new())
+        Ok(prepared.commit_id)
     }
 
     /// Make a prepared commit's objects durable under their names: their data, then the names.
@@ -459,13 +469,12 @@ impl MemoryRepo {
                     EntryKind::Commit => Mode::COMMIT,
                     _ => Mode::FILE,
                 };
-                state.dangerously_push_entry(
-                    Stat::default(),
-                    *id,
-                    Flags::empty(),
-                    mode,
-                    name.as_ref(),
-                );
+                let flags = if (self.checked_out)(name, *kind) {
+                    Flags::empty()
+                } else {
+                    Flags::EXTENDED | Flags::SKIP_WORKTREE
+                };
+                state.dangerously_push_entry(Stat::default(), *id, flags, mode, name.as_ref());
             }
             state.sort_entries();
             gix::index::File::from_state(state, self.repo.index_path())
@@ -480,6 +489,12 @@ impl MemoryRepo {
             if let Some(stat) = clean.get(path) {
                 entry.stat = *stat;
             }
+            let kind = entry.mode.to_tree_entry_mode().map(|m| m.kind());
+            if !flat
+                && !kind.is_some_and(|kind| !path.contains(&b'/') && (self.checked_out)(path, kind))
+            {
+                entry.flags |= Flags::EXTENDED | Flags::SKIP_WORKTREE;
+            }
         }
         index.write(Default::default()).map_err(|e| self.err(e))
     }
@@ -489,10 +504,11 @@ impl MemoryRepo {
     pub fn open_index(&self) -> Option<WorktreeIndex> {
         let path = self.repo.index_path();
         let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-        self.repo
-            .open_index()
-            .ok()
-            .map(|file| WorktreeIndex { file, mtime })
+        self.repo.open_index().ok().map(|file| WorktreeIndex {
+            file,
+            mtime,
+            positions: Default::default(),
+        })
     }
 
     /// The commit a revision names (`HEAD~2`, an id or a prefix of one, a branch), or an error
@@ -645,11 +661,23 @@ impl MemoryRepo {
     }
 }
 
+impl PreparedCommit {
+    /// The commit moves the branch from `head` (compare-and-swap) rather than from its first
+    /// parent: a commit on top of what was fetched, made where HEAD was behind it.
+    pub fn expecting(mut self, head: Option<ObjectId>) -> PreparedCommit {
+        self.parent = head;
+        self
+    }
+}
+
 /// A commit whose objects are written but not yet durable, and whose branch has not moved.
 pub struct PreparedCommit {
     pub commit_id: ObjectId,
     tree_id: ObjectId,
-    /// The first is where the branch must point now.
+    /// Where the branch must be for it to move here (compare-and-swap): the first parent, unless
+    /// [`PreparedCommit::expecting`] says otherwise.
+    parent: Option<ObjectId>,
+    /// In the commit's order, for the history cache.
     parents: Vec<ObjectId>,
     committer: gix::actor::Signature,
     /// `Name <email>`, for the history cache.

@@ -15,6 +15,11 @@ pub enum Op {
     Restore,
     /// A memory retired because its rule was promoted and merged (DESIGN §7).
     Promote,
+    /// What a sync brought from its remote: a merge, or a tree without entries git refuses
+    /// (DESIGN §8). A fast-forward makes no commit.
+    Sync,
+    /// A conflict a sync kept both sides of, finished by a person (DESIGN §8).
+    Resolve,
     /// One commit's change taken back (DESIGN §14).
     Revert,
     /// Operations taken back (DESIGN §14).
@@ -33,6 +38,8 @@ impl Op {
             Op::Rollback => "rollback",
             Op::Restore => "restore",
             Op::Promote => "promote",
+            Op::Sync => "sync",
+            Op::Resolve => "resolve",
             Op::Revert => "revert",
             Op::Undo => "undo",
             Op::Redo => "redo",
@@ -113,11 +120,6 @@ pub fn with_trailers(message: &str, trailers: &[(&str, &str)]) -> String {
     out
 }
 
-/// The merge commit of a team sync (DESIGN §8).
-pub fn merge_message(remote: &str) -> String {
-    format!("merge(team): sync with {remote}\n\nMemdir-Op: merge\n")
-}
-
 /// The first line of a message: its subject.
 pub fn subject_of(message: &str) -> String {
     message.lines().next().unwrap_or_default().to_string()
@@ -148,11 +150,15 @@ impl HistoryEntry {
     }
 
     /// The subject split as [`HistoryEntry::op_type_name`] does, when it is about a memory:
-    /// not the index, a commit, an operation, a session or a team sync (the other kinds memdir
-    /// writes in place of a type).
+    /// not the index, a commit, an operation, a session, or a team or personal sync (the other
+    /// kinds memdir writes in place of a type).
     pub fn memory_subject(&self) -> Option<(&str, &str, &str)> {
-        self.op_type_name()
-            .filter(|(_, kind, _)| !matches!(*kind, "index" | "commit" | "op" | "session" | "team"))
+        self.op_type_name().filter(|(_, kind, _)| {
+            !matches!(
+                *kind,
+                "index" | "commit" | "op" | "session" | "team" | "personal"
+            )
+        })
     }
 
     /// A `Memdir-*` trailer's value, e.g. `trailer("Op")`.

@@ -14,7 +14,10 @@
 //! - [`operation`]: the scope that makes several commits one operation (DESIGN §14);
 //! - [`pack`]: packing every object into one pack, in the background once enough are loose;
 //! - [`worktree`]: `.git/index` read back, and stat data;
-//! - [`project`]: questions about a project's own repository (what it tracks);
+//! - [`project`]: questions about a project's own repository (what it tracks, its remotes);
+//! - `refs`: refs read and set by name (a sync's remote-tracking and bookkeeping refs);
+//! - [`remote_url`]: git remote addresses in one spelling;
+//! - [`tree_filter`]: a tree without the entries git refuses to check out;
 //! - [`durable`]: fsync of files and folders;
 //! - `loose`: loose objects written with one deflate stream per process.
 
@@ -34,9 +37,12 @@ pub mod message;
 pub mod operation;
 pub mod pack;
 pub mod project;
+mod refs;
+pub mod remote_url;
 pub mod target_repo;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod tree_filter;
 pub mod worktree;
 
 pub use durable::{Syncing, start_sync, sync_dir, sync_files};
@@ -44,7 +50,8 @@ pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
 pub use project::{TrackedFile, in_bare_repository, is_tracked, tracked_files};
 pub use target_repo::{FileEdit, TargetHead, TargetRepo};
-pub use worktree::{WorktreeIndex, file_stat};
+pub use tree_filter::refused_name;
+pub use worktree::{WorktreeIndex, entry_stat, file_stat};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RepoError {
@@ -158,6 +165,12 @@ pub fn history_of(dir: &Path) -> Result<Vec<HistoryEntry>, RepoError> {
     } else {
         Ok(Vec::new())
     }
+}
+
+/// The id git gives `bytes` as a blob (SHA-1): a name derived from content that is the same on
+/// every machine; `None` for bytes made to collide (SHA-1 collision detection).
+pub fn content_id(bytes: &[u8]) -> Option<ObjectId> {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok()
 }
 
 pub(crate) fn git_error(dir: &Path, source: gix::Error) -> RepoError {

@@ -1,6 +1,6 @@
 //! Questions about a project's own repository (never written here): whether git tracks a file,
 //! whether it ignores one, every file its index tracks (for `verify`), whether a folder is inside
-//! a bare repository.
+//! a bare repository, its remotes.
 
 use std::path::{Path, PathBuf};
 
@@ -129,4 +129,21 @@ pub fn tracked_files(dir: &Path) -> Option<(PathBuf, Vec<TrackedFile>)> {
         });
     }
     Some((workdir, files))
+}
+
+/// The remotes of the repository `dir` is in (a linked worktree's are its main repository's),
+/// each with the address it fetches from, by name; none outside a repository. Only the config
+/// git trusts is read (a repository another user owns has none).
+pub fn remotes(dir: &Path) -> Vec<(String, String)> {
+    let Ok(repo) = gix::discover(dir) else {
+        return Vec::new();
+    };
+    let config = repo.config_snapshot();
+    repo.remote_names()
+        .into_iter()
+        .filter_map(|name| {
+            let url = config.string(format!("remote.{name}.url").as_str())?;
+            Some((name.to_string(), url.to_string()))
+        })
+        .collect()
 }

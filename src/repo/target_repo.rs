@@ -158,6 +158,16 @@ impl TargetRepo {
         self.peel_to_commit(&format!("refs/heads/{name}"))
     }
 
+    /// The tip of `remote`'s branch `name` as last fetched (`refs/remotes/<remote>/<name>`);
+    /// `None` when there is none.
+    pub fn remote_branch_tip(
+        &self,
+        remote: &str,
+        name: &str,
+    ) -> Result<Option<ObjectId>, RepoError> {
+        self.peel_to_commit(&format!("refs/remotes/{remote}/{name}"))
+    }
+
     /// Whether `name` is a valid branch name for git.
     pub fn is_valid_branch_name(name: &str) -> bool {
         gix::refs::FullName::try_from(format!("refs/heads/{name}")).is_ok()

@@ -24,7 +24,7 @@ use crate::memory::dates::relative_phrase;
 use crate::memory::index::{Index, MAX_LINE_UNITS};
 use crate::memory::statement::{Fingerprint, is_derivable};
 use crate::memory::store::{INDEX_FILE, StoreError};
-use crate::memory::taxonomy::MemoryType;
+use crate::memory::taxonomy::{MemoryType, conflict_copy_of};
 use crate::review::consolidate;
 use crate::review::verify::{Status, Subject, VerifyError, verify};
 
@@ -89,6 +89,8 @@ impl Group {
 #[serde(rename_all = "kebab-case")]
 pub enum CleanUp {
     Secret,
+    /// The other side of a conflict a sync kept, to finish with `resolve`.
+    Conflict,
     Stale,
     Expired,
     Contradicted,
@@ -102,6 +104,7 @@ impl CleanUp {
     pub fn name(self) -> &'static str {
         match self {
             CleanUp::Secret => "secret",
+            CleanUp::Conflict => "conflict",
             CleanUp::Stale => "stale",
             CleanUp::Expired => "expired",
             CleanUp::Contradicted => "contradicted",
@@ -378,6 +381,8 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
                 CleanUp::Secret,
                 format!("holds {kind}: remove it (it is in the memory's git history too)"),
             )
+        } else if let Some(memory) = conflict_copy_of(&entry.name) {
+            clean(CleanUp::Conflict, resolution(entry, memory, &entries))
         } else if let Some(evidence) = stale.get(entry.name.as_str()) {
             clean(CleanUp::Stale, evidence.join("; "))
         } else if let Some((kind, reason)) = before_dates {
@@ -418,6 +423,46 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
         proposals,
         unreadable,
     })
+}
+
+/// How to finish the conflict whose other side `copy` keeps over `memory`: `--ours` when this
+/// side's version already says everything the copy says, `--theirs` when the copy says all
+/// this side says and more, `--edit` when each says something the other does not.
+fn resolution(copy: &Entry, memory: &str, entries: &[Entry]) -> String {
+    let command = match copy.layer {
+        Layer::TeamMemory => "memdir team resolve",
+        _ => "memdir resolve",
+    };
+    let ours = entries
+        .iter()
+        .find(|e| e.layer == copy.layer && e.name == memory);
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let Some(ours) = ours else {
+        return format!(
+            "the other side of a conflict over {memory}, which is gone since: {command} {memory} --theirs takes it back, memdir rm {} drops it",
+            copy.name
+        );
+    };
+    let (mine, theirs) = (lines(&ours.text), lines(&copy.text));
+    let only_mine = mine.iter().filter(|l| !theirs.contains(l)).count();
+    let only_theirs = theirs.iter().filter(|l| !mine.contains(l)).count();
+    match (only_mine, only_theirs) {
+        (_, 0) => format!(
+            "the other side of a conflict over {memory}, which says nothing {memory} does not: {command} {memory} --ours"
+        ),
+        (0, _) => format!(
+            "the other side of a conflict over {memory}, which says all {memory} says and more: {command} {memory} --theirs"
+        ),
+        (mine, theirs) => format!(
+            "the other side of a conflict over {memory}; each says what the other does not ({mine} line(s) only in {memory}, {theirs} only here): {command} {memory} --edit"
+        ),
+    }
 }
 
 /// The first sentence of a memory's body, where its statement is.
@@ -588,4 +633,50 @@ fn instruction_problems(inputs: &Inputs<'_>, stale: &HashMap<&str, &[String]>) -
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(layer: Layer, name: &str, text: &str) -> Entry {
+        Entry {
+            layer,
+            name: name.into(),
+            memory_type: None,
+            text: text.into(),
+            index_line: None,
+            fingerprint: Fingerprint::of(text),
+        }
+    }
+
+    #[test]
+    fn a_conflict_copy_is_proposed_the_resolution_its_text_calls_for() {
+        let copy = "deploy.conflict-1a2b3c4";
+        let propose = |ours: Option<&str>, theirs: &str, layer: Layer| {
+            let mut entries = vec![entry(layer, copy, theirs)];
+            entries.extend(ours.map(|text| entry(layer, "deploy", text)));
+            resolution(&entries[0], "deploy", &entries)
+        };
+        let ours = "Deploys on Tuesday\nAsk in #deploys first";
+        assert!(
+            propose(Some(ours), "Deploys on Tuesday", Layer::AutoMemory)
+                .ends_with("memdir resolve deploy --ours")
+        );
+        assert!(
+            propose(Some("Deploys on Tuesday"), ours, Layer::TeamMemory)
+                .ends_with("memdir team resolve deploy --theirs")
+        );
+        let both = propose(
+            Some(ours),
+            "Deploys on Friday\nAsk in #deploys first",
+            Layer::AutoMemory,
+        );
+        assert!(both.ends_with("memdir resolve deploy --edit"), "{both}");
+        assert!(
+            both.contains("1 line(s) only in deploy, 1 only here"),
+            "{both}"
+        );
+        assert!(propose(None, ours, Layer::AutoMemory).contains("which is gone since"));
+    }
 }

@@ -1,8 +1,9 @@
 //! Promotion records and their fate (DESIGN §7): every `memdir promote` leaves a record in the
 //! memory repository's `.git/memdir/proposals/<name>.json` (state, not history: never
 //! committed), and `memdir proposals` tells from the target repository whether each one is still
-//! open, was merged, or went stale. `--reconcile` retires the source memory of each merged one
-//! with a `promote` commit naming the merge; it is what the `post-merge` hook runs.
+//! open, was merged, or went stale (a team promotion also from the team remote's branch, where
+//! its pull request is merged). `--reconcile` retires the source memory of each merged one with
+//! a `promote` commit naming the merge; it is what the `post-merge` hook runs.
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::memory::store::{Store, StoreError};
 use crate::repo::{MemoryRepo, RepoError, TargetRepo};
 use crate::review::rule::Rule;
+use crate::sync::transport::ORIGIN;
 
 /// How far down a target branch's first parents the commit that brought a promotion in is looked
 /// for; past it, the branch's tip is named instead.
@@ -84,6 +86,10 @@ pub struct Proposal {
     /// Set once `--reconcile` dealt with it.
     #[serde(default)]
     pub reconciled: Option<Reconciled>,
+    /// A team promotion pushed for review: the page that opens its pull request, when the
+    /// remote printed one (kept for when a later push prints nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_url: Option<String>,
 }
 
 /// What `--reconcile` did with a merged promotion.
@@ -263,6 +269,13 @@ fn status(memory_dir: &Path, proposal: &Proposal) -> Result<Status, ProposalErro
             "the target branch {target} no longer exists"
         )));
     };
+    // A team promotion is merged on the team remote (a pull request there): its branch there,
+    // as last fetched, counts as much as the clone's own.
+    let remote_tip = match proposal.kind.as_str() {
+        "team" => repo.remote_branch_tip(ORIGIN, target)?,
+        _ => None,
+    };
+    let tips: Vec<ObjectId> = std::iter::once(tip).chain(remote_tip).collect();
     let branch_tip = match &proposal.branch {
         Some(branch) => repo.branch_tip(branch)?,
         None => None,
@@ -272,16 +285,20 @@ fn status(memory_dir: &Path, proposal: &Proposal) -> Result<Status, ProposalErro
         .as_deref()
         .and_then(|hex| ObjectId::from_hex(hex.as_bytes()).ok())
         .filter(|id| repo.has_commit(*id));
-    for promoted in branch_tip.into_iter().chain(recorded) {
-        if repo.is_ancestor(promoted, tip)? {
-            let merge = merge_commit(&repo, promoted, tip)?;
-            return Ok(Status::Merged { merge: Some(merge) });
+    for &tip in &tips {
+        for promoted in branch_tip.into_iter().chain(recorded) {
+            if repo.is_ancestor(promoted, tip)? {
+                let merge = merge_commit(&repo, promoted, tip)?;
+                return Ok(Status::Merged { merge: Some(merge) });
+            }
         }
     }
     let rule = Rule::from_recorded(&proposal.rule);
-    if rule_at(&repo, tip, &proposal.file, &rule)? {
-        let merge = first_commit_with_rule(&repo, tip, &proposal.file, &rule)?;
-        return Ok(Status::Merged { merge: Some(merge) });
+    for &tip in &tips {
+        if rule_at(&repo, tip, &proposal.file, &rule)? {
+            let merge = first_commit_with_rule(&repo, tip, &proposal.file, &rule)?;
+            return Ok(Status::Merged { merge: Some(merge) });
+        }
     }
     if branch_tip.is_none() {
         return Ok(Status::Stale(format!(

@@ -1,71 +1,45 @@
 //! Team memory (DESIGN §8): `<memory dir>/team/` is a memory dir of its own, a clone of a remote
-//! the team already owns. `sync` adopts what is pending, fetches, merges (a fast-forward when it
-//! can; else `MEMORY.md` as a union of entries and topic files three-way, both versions kept on a
-//! real conflict), and pushes, never forcing; a push that lost a race starts over from a new
-//! fetch, a bounded number of times, after a short random pause.
+//! the team already owns, whose history the team shares. `sync` adopts what is pending,
+//! fetches, brings in what came (a fast-forward when it can: no commit, the remote's bytes;
+//! else one merge commit through the engine of [`crate::memory::merge`]), and pushes, never
+//! forcing; a push that lost a race starts over from a new fetch, a bounded number of times,
+//! after a short random pause.
 //!
-//! What the remote sends is checked before anything is committed or written ([`guard`]): a
-//! tree that is not all memory files is refused whole, and the local branch stays where it was.
-//! Nothing with a secret this machine added is committed or pushed; a secret a teammate pushed
-//! is reported and sync goes on.
+//! What the remote sends is looked at before anything is committed or written
+//! ([`crate::sync::guard`]): entries git refuses are dropped (and the tree without them is
+//! committed on top and pushed, so the team's remote loses them too), entries that are not
+//! memory files are carried in git and never written, a tree too big is refused whole and the
+//! local branch stays where it was. Nothing with a secret this machine added is committed or
+//! pushed; a secret a teammate pushed is reported and sync goes on.
 
 use std::path::Path;
-use std::time::Duration;
 
 use gix::ObjectId;
 
-use crate::atomic::remove_if_exists;
-use crate::atomic::write as write_atomic;
-use crate::memory::merge::merge_trees;
-use crate::memory::store::{INDEX_FILE, Store};
-use crate::repo::{MemoryRepo, TreeMap};
+use crate::memory::merge::{Conflict, merge_tree_maps};
+use crate::memory::store::{Changed, Head, Scan, State, Store};
+use crate::repo::TreeMap;
+use crate::repo::message::{Op, commit_message_with};
+use crate::sync::guard::{self, Cleaned, Dropped};
+use crate::sync::transport::{self, Fetched, Pushed, Remote};
+use crate::sync::{MAX_ATTEMPTS, SyncError, back_off};
 use crate::team::TeamError;
-use crate::team::guard::{self, BadTree};
-use crate::team::remote::{self, Fetched, Pushed, Quarantine};
 
-/// How many times sync fetches, merges and pushes before it gives up on a remote that keeps
-/// moving (each push that lost a race to another is one attempt).
-pub const MAX_ATTEMPTS: u32 = 8;
+/// The remote every team repository uses.
+pub const REMOTE: &str = crate::sync::transport::ORIGIN;
 
-/// The most commits looked at to find the one git refused.
-const MAX_COMMITS_EXAMINED: usize = 10_000;
+/// The team remote, as git and messages name it.
+pub fn team_remote() -> Remote {
+    Remote {
+        git: REMOTE.to_string(),
+        label: "the team remote",
+        again: "memdir team sync",
+    }
+}
 
 /// Whether `dir` holds a team memory repository.
 pub fn is_team_repo(dir: &Path) -> bool {
     dir.join(".git").is_dir()
-}
-
-/// The git attributes and config that make a plain `git pull` merge `MEMORY.md` as memdir does.
-pub fn register_merge_driver(dir: &Path, memdir: &Path) -> Result<(), TeamError> {
-    let git_dir = dir.join(".git");
-    let attributes = git_dir.join("info").join("attributes");
-    let line = "MEMORY.md merge=memdir-index\n";
-    let current = std::fs::read_to_string(&attributes).unwrap_or_default();
-    if !current.contains(line.trim_end()) {
-        write_atomic(&attributes, format!("{current}{line}").as_bytes())?;
-    }
-    let config = git_dir.join("config");
-    let current = std::fs::read_to_string(&config).map_err(TeamError::io(&config))?;
-    if !current.contains("[merge \"memdir-index\"]") {
-        let quoted = crate::shell::quote(&memdir.to_string_lossy());
-        let section = format!(
-            "[merge \"memdir-index\"]\n\tname = memdir: MEMORY.md as a union of entries\n\tdriver = {quoted} merge-index %O %A %B\n"
-        );
-        let mut text = current;
-        if !text.ends_with('\n') && !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&section);
-        write_atomic(&config, text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// A memory both sides changed in the same place: ours is `file`, theirs `kept_as`.
-#[derive(Debug, serde::Serialize)]
-pub struct KeptBoth {
-    pub file: String,
-    pub kept_as: String,
 }
 
 /// What one sync did.
@@ -75,7 +49,17 @@ pub struct Synced {
     pub adopted: Vec<String>,
     /// "up to date", "fast-forward", "merged", "ahead" or "first push".
     pub integrated: String,
-    pub conflicts: Vec<KeptBoth>,
+    /// The commit the sync made (a merge, or the remote's tree without what git refuses), if
+    /// any; a fast-forward makes none.
+    pub commit: Option<String>,
+    /// The memory files the sync changed in the work tree.
+    pub changed: Vec<Changed>,
+    /// Memories both sides changed in the same place: ours is `file`, theirs `kept_as`.
+    pub conflicts: Vec<Conflict>,
+    /// Entries carried in git and never written (a README, a folder, a link), as named.
+    pub foreign: Vec<String>,
+    /// Entries git refuses to check out, dropped from what was merged and pushed.
+    pub dropped: Vec<Dropped>,
     pub pushed: bool,
     pub attempts: u32,
     /// Secrets in what came from the remote (`file:line: kind (masked excerpt)`): a teammate's
@@ -85,6 +69,7 @@ pub struct Synced {
 
 /// Sync the team memory at `dir` with its remote.
 pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
+    let remote = team_remote();
     let mut synced = Synced::default();
     for attempt in 1..=MAX_ATTEMPTS {
         if attempt > 1 {
@@ -93,53 +78,64 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
         synced.attempts = attempt;
         // The store's lock is held for one attempt: nobody writes while the tree moves.
         let mut store = Store::open(dir)?;
-        let committed = store.repo.head_tree()?;
+        // The work tree is read once (nobody writes while the lock is held), as a save reads
+        // it: without a stat per file when the folder and the index show no change since
+        // `.git/index` was written, so a sync of ten thousand memories with nothing to do costs
+        // no more than git's own pull and push. An in-place edit of a tracked memory then waits
+        // for `memdir snapshot` as it does for a save, and is never overwritten by a merge
+        // (the checkout looks at each file it replaces).
+        let mut state = store.state(Scan::IfChanged, None)?;
         guard::refuse_secrets(
-            guard::pending_secrets(&store.repo, dir, &committed)?,
+            guard::pending_secrets(&store, &state)?,
+            "team memory",
             "nothing was committed or pushed",
         )?;
         let branch = store.repo.head_branch()?.ok_or(TeamError::Detached)?;
-        match remote::fetch(dir) {
-            Ok(Fetched::Done) => {}
+        match transport::fetch(dir, &remote, None) {
+            Ok(Fetched::Done | Fetched::Missing) => {}
             Ok(Fetched::Refused(reason)) => {
-                return Err(refused_by_git(&store.repo, dir, &branch, &reason));
+                return Err(SyncError::FetchRefused {
+                    remote: remote.label,
+                    again: remote.again,
+                    reason,
+                }
+                .into());
             }
             Err(e) => {
                 // What is pending is committed all the same, to be pushed next time.
-                store.adopt(None)?;
-                return Err(e);
+                store.adopt_in(&mut state, None)?;
+                return Err(e.into());
             }
         }
         let theirs = store
             .repo
-            .ref_commit(&format!("refs/remotes/{}/{branch}", remote::REMOTE))?;
-        // Checked before anything is committed, merged or written.
-        if let Some(theirs) = theirs {
-            let ours = store.repo.head_commit()?;
-            let integrated = match ours {
-                Some(ours) => store.repo.is_ancestor(theirs, ours)?,
-                None => false,
-            };
-            if !integrated {
-                guard::check_tree(&store.repo, theirs)?
-                    .map_err(|bad| bad.refusal_from_remote("run memdir team sync again"))?;
-            }
-        }
-        let adoption = store.adopt(None)?;
+            .ref_commit(&format!("refs/remotes/{REMOTE}/{branch}"))?;
+        // Looked at before anything is committed, merged or written.
+        let cleaned = match theirs {
+            Some(theirs) if !contains(&store, state.parent, theirs)? => Some(
+                guard::clean(&mut store.repo, theirs, &state.tree)?.map_err(|bad| {
+                    bad.refusal_from_remote(remote.label, "run memdir team sync again")
+                })?,
+            ),
+            _ => None,
+        };
+        let adoption = store.adopt_in(&mut state, None)?;
         synced
             .adopted
             .extend(adoption.commits.iter().map(|(_, s)| s.clone()));
-        let repo = &mut store.repo;
-        let ours = repo.head_commit()?;
-        let before = repo.head_tree()?;
-        let (head, integrated) = integrate(repo, dir, ours, theirs, &mut synced.conflicts)?;
+        let before = cleaned.as_ref().map(|_| state.tree.clone());
+        let (head, integrated) = integrate(
+            &mut store,
+            &mut state,
+            theirs,
+            cleaned.as_ref(),
+            &mut synced,
+        )?;
         synced.integrated = integrated.to_string();
-        let theirs_tree = match theirs {
-            Some(theirs) => repo.commit_tree(theirs)?,
-            None => TreeMap::new(),
-        };
-        if matches!(integrated, "fast-forward" | "merged") {
-            for found in guard::secrets_between(repo, &before, &theirs_tree)? {
+        synced.foreign = guard::foreign(&state.tree);
+        if let (Some(cleaned), Some(before)) = (&cleaned, &before) {
+            synced.dropped = cleaned.dropped.clone();
+            for found in guard::secrets_between(&store.repo, before, &cleaned.tree)? {
                 if !synced.incoming_secrets.contains(&found) {
                     synced.incoming_secrets.push(found);
                 }
@@ -152,170 +148,171 @@ pub fn sync(dir: &Path) -> Result<Synced, TeamError> {
         if Some(head) == theirs {
             return Ok(synced);
         }
-        // What goes out: memory files only, and no secret this machine added.
-        guard::check_tree(repo, head)?.map_err(|bad| bad.refusal_to_push(dir))?;
-        let head_tree = repo.commit_tree(head)?;
+        // What goes out: nothing git refuses, nothing too big, no secret this machine added.
+        let theirs_tree = match theirs {
+            Some(theirs) => store.repo.commit_tree(theirs)?,
+            None => TreeMap::new(),
+        };
+        let outgoing = guard::clean(&mut store.repo, head, &theirs_tree)?
+            .map_err(|bad| bad.refusal_to_push(dir, remote.again))?;
+        if let Some(first) = outgoing.dropped.first() {
+            return Err(SyncError::TreeRefused(format!(
+                "your team memory's commit {} holds {:?} ({}), so nothing was pushed; remove it in {} (git rm and commit), then run memdir team sync again",
+                head.to_hex_with_len(12),
+                first.file,
+                first.why,
+                dir.display()
+            ))
+            .into());
+        }
         guard::refuse_secrets(
-            guard::secrets_between(repo, &theirs_tree, &head_tree)?,
+            guard::secrets_between(&store.repo, &theirs_tree, &state.tree)?,
+            "team memory",
             "nothing was pushed",
         )?;
         drop(store);
-        match remote::push(dir, &branch)? {
-            Pushed::Done => {
+        match transport::push(dir, &remote, &format!("refs/heads/{branch}"), &branch, None)? {
+            Pushed::Done(_) => {
                 synced.pushed = true;
                 return Ok(synced);
             }
             Pushed::Rejected => continue,
         }
     }
-    Err(TeamError::KeptMoving(MAX_ATTEMPTS))
-}
-
-/// Wait a little before attempt `attempt` (2 and up): 20 ms, doubled each time up to 640 ms,
-/// plus as much again at random, so that two syncs that raced do not race again in step.
-fn back_off(attempt: u32) {
-    let base = 20u64 << attempt.saturating_sub(2).min(5);
-    let noise = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| u64::from(d.subsec_nanos()) ^ u64::from(std::process::id()))
-        .unwrap_or(0);
-    std::thread::sleep(Duration::from_millis(base + noise % base));
-}
-
-/// The refusal when git's own checks refused what the remote sent: which commit and entry, as
-/// a fetch into a quarantine (never into the clone) shows, else git's reason.
-fn refused_by_git(repo: &MemoryRepo, dir: &Path, branch: &str, reason: &str) -> TeamError {
-    match first_unsafe_tree(repo, dir, branch) {
-        Ok(Some(bad)) => bad.refusal_from_remote("run memdir team sync again"),
-        _ => TeamError::FetchRefused(reason.to_string()),
+    Err(SyncError::KeptMoving {
+        remote: remote.label,
+        again: remote.again,
+        attempts: MAX_ATTEMPTS,
     }
+    .into())
 }
 
-/// The newest commit the remote's `branch` has and HEAD has not whose tree holds a dangerous
-/// name, looked for in a quarantine.
-fn first_unsafe_tree(
-    repo: &MemoryRepo,
-    dir: &Path,
-    branch: &str,
-) -> Result<Option<BadTree>, TeamError> {
-    let Some(quarantine) = Quarantine::fetch(dir, branch)? else {
-        return Ok(None);
-    };
-    let seen = MemoryRepo::open(&quarantine.dir)?;
-    let Some(tip) = seen.ref_commit(&format!("refs/heads/{branch}"))? else {
-        return Ok(None);
-    };
-    for commit in seen.commits_not_in(tip, repo.head_commit()?, MAX_COMMITS_EXAMINED)? {
-        if let Err(bad) = guard::check_tree_paths(&seen, commit)? {
-            return Ok(Some(bad));
-        }
-    }
-    Ok(None)
-}
-
-/// Write the work tree and `.git/index` of a team clone made without a checkout, once its tree
-/// passes [`guard::check_tree`]. A tree that does not is refused and the clone removed.
-pub fn check_out_clone(dir: &Path) -> Result<(), TeamError> {
-    let checked_out = (|| {
-        let repo = MemoryRepo::open(dir)?;
-        let Some(tip) = repo.head_commit()? else {
-            return Ok(());
-        };
-        guard::check_tree(&repo, tip)?
-            .map_err(|bad| bad.refusal_from_remote("run memdir team init again"))?;
-        checkout(&repo, dir, &TreeMap::new(), tip)?;
-        repo.reset_index(tip)?;
-        Ok(())
-    })();
-    if checked_out.is_err() {
-        let _ = std::fs::remove_dir_all(dir);
-    }
-    checked_out
+/// Whether HEAD (`ours`) already holds `theirs`.
+fn contains(store: &Store, ours: Option<ObjectId>, theirs: ObjectId) -> Result<bool, TeamError> {
+    Ok(match ours {
+        Some(ours) => store.repo.is_ancestor(theirs, ours)?,
+        None => false,
+    })
 }
 
 /// Bring what was fetched into HEAD and the work tree; the new HEAD and what happened.
 fn integrate(
-    repo: &mut MemoryRepo,
-    dir: &Path,
-    ours: Option<ObjectId>,
+    store: &mut Store,
+    state: &mut State,
     theirs: Option<ObjectId>,
-    conflicts: &mut Vec<KeptBoth>,
+    cleaned: Option<&Cleaned>,
+    synced: &mut Synced,
 ) -> Result<(Option<ObjectId>, &'static str), TeamError> {
-    let Some(theirs) = theirs else {
-        return Ok((
-            ours,
-            if ours.is_some() {
-                "first push"
-            } else {
-                "up to date"
+    let ours = state.parent;
+    let (Some(theirs), Some(cleaned)) = (theirs, cleaned) else {
+        // Nothing fetched, or nothing HEAD does not hold already.
+        return Ok(match (ours, theirs) {
+            (None, _) => (None, "up to date"),
+            (Some(ours), None) => (Some(ours), "first push"),
+            (Some(ours), Some(theirs)) if ours == theirs => (Some(ours), "up to date"),
+            (Some(ours), Some(_)) => (Some(ours), "ahead"),
+        });
+    };
+    let remote_branch = format!("{REMOTE}/{}", store.repo.head_branch()?.unwrap_or_default());
+    let theirs_hex = theirs.to_string();
+    let fast_forward = match ours {
+        Some(ours) => store.repo.is_ancestor(ours, theirs)?,
+        None => true,
+    };
+    if fast_forward && cleaned.dropped.is_empty() {
+        let (commit, changed) = store.check_out(
+            state,
+            &cleaned.tree,
+            Head::Existing {
+                commit: theirs,
+                log: "team sync: fast-forward",
             },
-        ));
-    };
+        )?;
+        synced.changed = changed;
+        return Ok((Some(commit), "fast-forward"));
+    }
+    let dropped = dropped_trailer(&cleaned.dropped);
+    let mut trailers = vec![
+        ("Remote", remote_branch.as_str()),
+        ("Theirs", theirs_hex.as_str()),
+    ];
+    if !dropped.is_empty() {
+        trailers.push(("Dropped", dropped.as_str()));
+    }
+    if fast_forward {
+        // The remote's tree, without what git refuses, on top of it: pushed, so the remote
+        // loses those entries too.
+        let message = commit_message_with(
+            Op::Sync,
+            "team",
+            &format!("take {remote_branch}"),
+            "The remote's tree without the entries git refuses to check out.",
+            None,
+            &trailers,
+        );
+        let (commit, changed) = store.check_out(
+            state,
+            &cleaned.tree,
+            Head::Commit {
+                parents: &[theirs],
+                message: &message,
+            },
+        )?;
+        synced.changed = changed;
+        synced.commit = Some(commit.to_string());
+        return Ok((Some(commit), "fast-forward"));
+    }
     let Some(ours) = ours else {
-        checkout(repo, dir, &TreeMap::new(), theirs)?;
-        repo.advance_head(None, theirs, "team sync: fast-forward")?;
-        return Ok((Some(theirs), "fast-forward"));
+        return Ok((None, "up to date"));
     };
-    if ours == theirs {
-        return Ok((Some(ours), "up to date"));
+    let base = match store.repo.merge_base(ours, theirs)? {
+        Some(base) => store.repo.commit_tree(base)?,
+        None => TreeMap::new(),
+    };
+    let theirs_short = theirs.to_hex_with_len(7).to_string();
+    let merged = merge_tree_maps(
+        &mut store.repo,
+        &base,
+        &state.tree,
+        &cleaned.tree,
+        &theirs_short,
+    )?;
+    let conflicts = merged
+        .conflicts
+        .iter()
+        .map(|c| c.file.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if !conflicts.is_empty() {
+        trailers.push(("Conflicts", conflicts.as_str()));
     }
-    if repo.is_ancestor(theirs, ours)? {
-        return Ok((Some(ours), "ahead"));
-    }
-    let old = repo.commit_tree(ours)?;
-    if repo.is_ancestor(ours, theirs)? {
-        checkout(repo, dir, &old, theirs)?;
-        repo.advance_head(Some(ours), theirs, "team sync: fast-forward")?;
-        return Ok((Some(theirs), "fast-forward"));
-    }
-    let base = repo.merge_base(ours, theirs)?;
-    let merged = merge_trees(repo, base, ours, theirs)?;
-    write_files(repo, dir, &old, &merged.tree)?;
-    let message = crate::repo::message::merge_message(remote::REMOTE);
-    let commit = repo.commit_merge(&merged.tree, ours, theirs, &message)?;
-    conflicts.extend(merged.conflicts.into_iter().map(|c| KeptBoth {
-        file: c.file,
-        kept_as: c.kept_as,
-    }));
+    let message = commit_message_with(
+        Op::Sync,
+        "team",
+        &format!("merge {remote_branch}"),
+        "",
+        None,
+        &trailers,
+    );
+    let (commit, changed) = store.check_out(
+        state,
+        &merged.tree,
+        Head::Commit {
+            parents: &[ours, theirs],
+            message: &message,
+        },
+    )?;
+    synced.changed = changed;
+    synced.commit = Some(commit.to_string());
+    synced.conflicts = merged.conflicts;
     Ok((Some(commit), "merged"))
 }
 
-/// The work tree as `commit`'s tree, coming from `old`.
-fn checkout(
-    repo: &MemoryRepo,
-    dir: &Path,
-    old: &TreeMap,
-    commit: ObjectId,
-) -> Result<(), TeamError> {
-    let new = repo.commit_tree(commit)?;
-    write_files(repo, dir, old, &new)
-}
-
-/// Write the files of `new` that differ from `old`, and remove those only `old` has.
-fn write_files(
-    repo: &MemoryRepo,
-    dir: &Path,
-    old: &TreeMap,
-    new: &TreeMap,
-) -> Result<(), TeamError> {
-    let mut index_last = None;
-    for (name, (_, id)) in new {
-        if old.get(name).is_some_and(|(_, before)| before == id) {
-            continue;
-        }
-        let path = dir.join(name.to_string());
-        // The index goes last, after the topic files it names (§4's order).
-        if name == INDEX_FILE {
-            index_last = Some((path, *id));
-            continue;
-        }
-        write_atomic(&path, &repo.blob(*id)?)?;
-    }
-    if let Some((path, id)) = index_last {
-        write_atomic(&path, &repo.blob(id)?)?;
-    }
-    for name in old.keys().filter(|name| !new.contains_key(*name)) {
-        remove_if_exists(&dir.join(name.to_string()))?;
-    }
-    Ok(())
+/// The dropped entries for a trailer: one line, paths as debug-quoted.
+pub fn dropped_trailer(dropped: &[Dropped]) -> String {
+    dropped
+        .iter()
+        .map(|d| format!("{:?}", d.file))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

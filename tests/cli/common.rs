@@ -560,6 +560,16 @@ impl Mate {
         self.env.ok(&["team", "sync", "--json"]).json()
     }
 
+    /// The texts of the team memory files whose names start with `prefix` (a memory and its
+    /// conflict copies), one after the other in name order.
+    pub fn texts_of(&self, prefix: &str) -> String {
+        self.files()
+            .into_iter()
+            .filter(|(f, _)| f.starts_with(prefix))
+            .map(|(_, t)| t)
+            .collect()
+    }
+
     /// Every memory file of the team work tree, by name.
     pub fn files(&self) -> BTreeMap<String, String> {
         std::fs::read_dir(&self.team)
@@ -589,11 +599,12 @@ pub fn bare_remote(root: &Path) -> PathBuf {
 
 /// Every update of every branch of `remote` moved it forward.
 pub fn assert_only_fast_forwards(remote: &Path) {
-    let logs = remote.join("logs/refs/heads");
-    let entries = std::fs::read_dir(&logs).expect("the remote's reflogs");
+    // Every branch's reflog, `memdir/…` branches' in folders included.
+    let logs = tree_snapshot(&remote.join("logs/refs/heads"));
+    assert!(!logs.is_empty(), "the remote has no reflogs");
     let mut updates = 0;
-    for entry in entries {
-        let log = std::fs::read_to_string(entry.expect("entry").path()).expect("reflog");
+    for bytes in logs.values() {
+        let log = String::from_utf8_lossy(bytes);
         for line in log.lines() {
             let mut fields = line.split_whitespace();
             let (Some(old), Some(new)) = (fields.next(), fields.next()) else {

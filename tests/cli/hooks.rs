@@ -12,9 +12,10 @@ use crate::common::{TestEnv, assert_git_clean, git};
 pub fn memdir_entries(program: &str) -> Value {
     let extract =
         json!([{"hooks": [{"type": "command", "command": format!("{program} extract --hook")}]}]);
+    let sync = json!({"hooks": [{"type": "command", "command": format!("{program} sync --hook")}]});
     json!({"hooks": {
         "Stop": extract,
-        "SessionEnd": extract,
+        "SessionEnd": [extract[0], sync],
         "PreCompact": extract,
         "PostToolUse": [{
             "matcher": "Write|Edit|MultiEdit|NotebookEdit",
@@ -24,7 +25,8 @@ pub fn memdir_entries(program: &str) -> Value {
             {"hooks": [{"type": "command", "command": format!("{program} recall --hook")}]}
         ],
         "SessionStart": [
-            {"hooks": [{"type": "command", "command": format!("{program} recall --hook")}]}
+            {"hooks": [{"type": "command", "command": format!("{program} recall --hook")}]},
+            sync
         ]
     }})
 }
@@ -136,10 +138,12 @@ fn merge_keeps_every_other_setting_and_hook_in_order() {
         [
             ("Stop", "memdir extract --hook"),
             ("SessionEnd", "memdir extract --hook"),
+            ("SessionEnd", "memdir sync --hook"),
             ("PreCompact", "memdir extract --hook"),
             ("PostToolUse", "memdir snapshot --hook"),
             ("UserPromptSubmit", "memdir recall --hook"),
             ("SessionStart", "memdir recall --hook"),
+            ("SessionStart", "memdir sync --hook"),
         ]
     );
 
@@ -249,7 +253,7 @@ fn command_sets_the_executable_and_updates_an_old_path() {
         ])
         .json();
     assert_eq!(json["added"], json!([]));
-    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(6), "{json}");
+    assert_eq!(json["replaced"].as_array().map(Vec::len), Some(8), "{json}");
     // Replaced in place, not added next to the old command; quoted for the shell.
     assert_eq!(read_json(&file), memdir_entries("'/opt/my tools/memdir'"));
 }

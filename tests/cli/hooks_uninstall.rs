@@ -59,7 +59,7 @@ fn install_then_uninstall_gives_back_the_file_byte_for_byte() {
         assert_eq!(json["unchanged"], false);
         assert_eq!(hooks_in(&json, "removed"), hooks_in(&installed, "added"));
         assert_eq!(
-            json["removed"][3],
+            json["removed"][4],
             json!({"event": "PostToolUse", "matcher": "Write|Edit|MultiEdit|NotebookEdit",
                    "command": "memdir snapshot --hook"})
         );
@@ -148,7 +148,7 @@ fn what_the_user_added_beside_memdirs_hooks_stays() {
     );
 
     let json = env.ok(&["hooks", "uninstall", "--claude", "--json"]).json();
-    assert_eq!(json["removed"].as_array().map(Vec::len), Some(6), "{json}");
+    assert_eq!(json["removed"].as_array().map(Vec::len), Some(8), "{json}");
     assert_eq!(
         read_json(&file),
         json!({"hooks": {
@@ -199,7 +199,7 @@ fn a_program_of_another_name_is_memdirs_when_command_names_it() {
             "--json",
         ])
         .json();
-    assert_eq!(json["removed"].as_array().map(Vec::len), Some(6), "{json}");
+    assert_eq!(json["removed"].as_array().map(Vec::len), Some(8), "{json}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "{}\n");
 }
 

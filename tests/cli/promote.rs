@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{TestEnv, assert_git_clean, git, subjects, tree_snapshot};
+use crate::common::{TestEnv, assert_git_clean, git, save_args, subjects, tree_snapshot};
 
 const NAME: &str = "pre-commit-lint";
 const RULE: &str = "Run `npm run lint` before every commit.";
@@ -864,5 +864,140 @@ fn the_hook_follows_core_hooks_path_and_never_fails_a_merge() {
         ],
         2,
         "in no git repository",
+    );
+}
+
+#[test]
+fn a_team_promotion_is_pushed_for_review_and_retired_once_merged_on_the_remote() {
+    let root = TestEnv::new();
+    let remote = crate::common::bare_remote(&root.root);
+    // The remote prints where to open a pull request, as GitHub and GitLab do.
+    let hook = remote.join("hooks/post-receive");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\nwhile read old new ref; do echo \"Create a pull request for ${ref#refs/heads/} by visiting:\"; echo \"  https://git.example/team/memory/pull/new/${ref#refs/heads/}\"; done\n",
+    )
+    .expect("hook");
+    Command::new("chmod")
+        .args(["+x"])
+        .arg(&hook)
+        .status()
+        .expect("chmod");
+    let mate = crate::common::Mate::join(&remote);
+    mate.save("deploys", "We deploy on Tuesdays.");
+    mate.sync();
+    let env = &mate.env;
+    save_lint(env);
+    let run = env.ok(&["promote", NAME, "--to", "team", "--json"]).json();
+    let branch = branch_of(NAME);
+    assert_eq!(run["pushed"], true, "{run}");
+    assert_eq!(
+        run["review_url"],
+        format!("https://git.example/team/memory/pull/new/{branch}").as_str(),
+        "{run}"
+    );
+    let on_remote = git(&remote, &["rev-parse", &format!("refs/heads/{branch}")]);
+    assert_eq!(on_remote.trim(), run["commit"].as_str().expect("commit"));
+    let plain = env.ok(&["promote", NAME, "--to", "team"]).stdout;
+    assert!(
+        plain.contains("open a pull request: https://git.example/"),
+        "{plain}"
+    );
+    // Merged on the remote by a reviewer, in a clone of their own.
+    let reviewer = root.root.join("reviewer");
+    git(
+        &root.root,
+        &[
+            "clone",
+            "-q",
+            remote.to_str().expect("utf-8"),
+            reviewer.to_str().expect("utf-8"),
+        ],
+    );
+    git(
+        &reviewer,
+        &[
+            "merge",
+            "-q",
+            "--no-ff",
+            "--no-edit",
+            &format!("origin/{branch}"),
+        ],
+    );
+    git(&reviewer, &["push", "-q", "origin", "HEAD"]);
+    // Without a team sync, reconcile sees it merged there and retires the memory.
+    let reconciled = env.ok(&["proposals", "--reconcile", "--json"]).json();
+    assert_eq!(reconciled["reconciled"][0]["memory"], NAME, "{reconciled}");
+    assert!(!env.memory_dir().join(format!("{NAME}.md")).exists());
+    assert_git_clean(&env.memory_dir());
+    // The team's memory has it once synced.
+    mate.sync();
+    assert!(mate.files().contains_key(&format!("{NAME}.md")));
+}
+
+#[test]
+fn a_team_promotion_branch_someone_pushed_to_is_never_replaced() {
+    let root = TestEnv::new();
+    let remote = crate::common::bare_remote(&root.root);
+    let mate = crate::common::Mate::join(&remote);
+    mate.save("deploys", "We deploy on Tuesdays.");
+    mate.sync();
+    let env = &mate.env;
+    save_lint(env);
+    let first = env.ok(&["promote", NAME, "--to", "team", "--json"]).json();
+    // A bare remote has no page: the commands that review and merge it instead.
+    assert!(first["review_url"].is_null(), "{first}");
+    assert!(
+        first["review_command"]
+            .as_str()
+            .expect("command")
+            .contains("merge origin/"),
+        "{first}"
+    );
+    let branch = branch_of(NAME);
+    // Promoted again after an edit: the branch is replaced there too (memdir's own, leased).
+    env.ok(&save_args(
+        "feedback",
+        NAME,
+        "Run the linter before every commit",
+        "Run `make lint` before every commit and push.",
+    ));
+    let second = env.ok(&["promote", NAME, "--to", "team", "--json"]).json();
+    assert_eq!(second["outcome"], "updated", "{second}");
+    let on_remote = git(&remote, &["rev-parse", &format!("refs/heads/{branch}")]);
+    assert_eq!(on_remote.trim(), second["commit"].as_str().expect("commit"));
+    // Someone adds to the branch on the remote: a new promotion never replaces it there.
+    let other = root.root.join("other");
+    git(
+        &root.root,
+        &[
+            "clone",
+            "-q",
+            "-b",
+            &branch,
+            remote.to_str().expect("utf-8"),
+            other.to_str().expect("utf-8"),
+        ],
+    );
+    std::fs::write(other.join("review-note.md"), "note\n").expect("note");
+    git(&other, &["add", "-A"]);
+    git(&other, &["commit", "-q", "-m", "reviewer's note"]);
+    git(&other, &["push", "-q", "origin", "HEAD"]);
+    let theirs = git(&remote, &["rev-parse", &format!("refs/heads/{branch}")]);
+    env.ok(&save_args(
+        "feedback",
+        NAME,
+        "Run the linter before every commit",
+        "Run `make lint -j` before every commit.",
+    ));
+    let run = env.fails(
+        &["promote", NAME, "--to", "team"],
+        1,
+        "holds commits this clone has not seen",
+    );
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    assert_eq!(
+        git(&remote, &["rev-parse", &format!("refs/heads/{branch}")]),
+        theirs
     );
 }

@@ -85,7 +85,13 @@ fn revert_takes_back_one_commit_three_ways() {
         "ours stays"
     );
     assert!(read(&env, &copy).contains("Backend.\n"), "theirs beside it");
-    assert!(read(&env, "MEMORY.md").contains(&format!("({copy})")));
+    // Out of the index the model loads until a person finishes it, as a sync's conflict is.
+    assert!(!read(&env, "MEMORY.md").contains(&copy));
+    assert_git_clean(&dir);
+    let resolved = env.ok(&["resolve", "role", "--theirs", "--json"]).json();
+    assert_eq!(resolved["removed"][0], copy.as_str(), "{resolved}");
+    assert!(read(&env, "role.md").contains("Backend.\n"));
+    assert!(!dir.join(&copy).exists());
     assert_git_clean(&dir);
     env.fails(&["revert", "nope"], 2, "no commit named \"nope\"");
 }

@@ -357,7 +357,7 @@ fn a_team_merge_is_an_operation_and_teammates_show_in_log() {
 
     // The merge is b's newest operation; undo takes it back to b's side.
     let ops = b.env.ok(&["op", "log", "--team", "--json"]).json();
-    assert_eq!(ops[0]["kind"], "merge");
+    assert_eq!(ops[0]["kind"], "sync");
     let run = b.env.ok(&["undo", "--team"]).stdout;
     insta::assert_snapshot!("undo_of_a_team_merge", run);
     assert!(!b.team.join("deploy.md").exists() && b.team.join("style.md").is_file());

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::Error;
+use crate::cli::resolve::ResolveArgs;
 use crate::cli::{Ctx, Output};
 use crate::paths::team_dir;
 use crate::team::sync::is_team_repo;
@@ -21,24 +22,31 @@ pub struct TeamArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum TeamCommand {
     /// Clone the team's remote into <memory dir>/team (an empty remote starts an empty team
-    /// memory) and register memdir's MEMORY.md merge driver.
+    /// memory; a README, a licence or folders there are kept in git, never written) and register
+    /// memdir's MEMORY.md merge driver. Again with the same remote: nothing to do.
     Init {
         /// The remote, as git takes it (ssh, https, a path).
         #[arg(long, value_name = "URL")]
         remote: String,
+        /// Print JSON: {path, remote, joined, changed, foreign, dropped}.
+        #[arg(long)]
+        json: bool,
     },
     /// Ahead, behind, conflicts kept, last sync (no network).
     Status {
-        /// Print JSON: {remote, branch, ahead, behind, conflicts, last_sync}.
+        /// Print JSON: {branch, ahead, behind, conflicts, last_sync}.
         #[arg(long)]
         json: bool,
     },
     /// Commit what is pending, fetch, merge, push (never forced).
     Sync {
-        /// Print JSON: {adopted, integrated, conflicts, pushed, attempts, incoming_secrets}.
+        /// Print JSON: {adopted, integrated, commit, changed, conflicts, foreign, dropped,
+        /// pushed, attempts, incoming_secrets}.
         #[arg(long)]
         json: bool,
     },
+    /// Finish a conflict a sync kept: --ours, --theirs or --edit.
+    Resolve(ResolveArgs),
 }
 
 pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Error> {
@@ -48,17 +56,26 @@ pub fn run(ctx: &Ctx, args: &TeamArgs, output: &mut Output<'_>) -> Result<(), Er
     let memory_dir = resolved.location.dir.clone();
     let dir = team_dir(&memory_dir);
     match &args.command {
-        TeamCommand::Init { remote } => init::run(&memory_dir, &dir, remote, output),
+        TeamCommand::Init { remote, json } => {
+            let url = crate::repo::remote_url::absolute(remote, &ctx.env.cwd);
+            init::run(&memory_dir, &dir, &url, *json, output)
+        }
         TeamCommand::Status { json } => status::run(&dir, *json, output),
         TeamCommand::Sync { json } => sync::run(&dir, *json, output),
+        TeamCommand::Resolve(args) => {
+            require(&dir)?;
+            crate::cli::resolve::run_in(&dir, args, "memdir team sync", output)
+        }
     }
 }
 
 impl TeamArgs {
     pub(crate) fn wants_json(&self) -> bool {
         match &self.command {
-            TeamCommand::Init { .. } => false,
-            TeamCommand::Status { json } | TeamCommand::Sync { json } => *json,
+            TeamCommand::Init { json, .. }
+            | TeamCommand::Status { json }
+            | TeamCommand::Sync { json } => *json,
+            TeamCommand::Resolve(args) => args.json,
         }
     }
 }

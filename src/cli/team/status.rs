@@ -20,8 +20,9 @@ pub fn run(dir: &Path, json: bool, output: &mut Output<'_>) -> Result<(), Error>
         status.last_sync.as_deref().unwrap_or("never")
     ))?;
     for conflict in &status.conflicts {
+        let memory = crate::memory::taxonomy::conflict_copy_of(conflict).unwrap_or_default();
         output.warn(&format!(
-            "{conflict} holds the other side of a conflict: merge it by hand"
+            "{conflict} holds the other side of a conflict over {memory}.md: finish it with memdir team resolve {memory} --ours|--theirs|--edit"
         ))?;
     }
     Ok(())

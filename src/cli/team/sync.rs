@@ -5,18 +5,15 @@ use std::path::Path;
 
 use crate::Error;
 use crate::cli::Output;
+use crate::cli::sync::{counts, report, to_json};
 use crate::team::sync;
 
 pub fn run(dir: &Path, json: bool, output: &mut Output<'_>) -> Result<(), Error> {
     super::require(dir)?;
     let synced = sync::sync(dir)?;
-    crate::team::status::record_sync(dir)?;
+    crate::sync::state::record_sync(&dir.join(".git"), crate::team::status::STATE)?;
     if json {
-        let value = serde_json::to_value(&synced).map_err(|e| Error::Io {
-            context: "encoding the sync report".into(),
-            source: std::io::Error::other(e),
-        })?;
-        return output.json(&value);
+        return output.json(&to_json(&synced)?);
     }
     for subject in &synced.adopted {
         output.info(&format!("committed {subject}"))?;
@@ -26,15 +23,17 @@ pub fn run(dir: &Path, json: bool, output: &mut Output<'_>) -> Result<(), Error>
             "{found}: a secret came from the team remote; it is the teammate's to remove (memdir review lists it)"
         ))?;
     }
-    for conflict in &synced.conflicts {
-        output.warn(&format!(
-            "{} was changed on both sides: theirs is kept as {} (indexed); merge them by hand",
-            conflict.file, conflict.kept_as
-        ))?;
-    }
+    report(
+        output,
+        &synced.foreign,
+        &synced.dropped,
+        &synced.conflicts,
+        "memdir team resolve",
+    )?;
     output.info(&format!(
-        "{}{}",
+        "{}{}{}",
         synced.integrated,
+        counts(&synced.changed),
         if synced.pushed { "; pushed" } else { "" }
     ))
 }

@@ -7,17 +7,16 @@ mod repair;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use gix::ObjectId;
-use gix::objs::tree::EntryKind;
 
 use crate::input::{MAX_INDEX_BYTES, MAX_TOPIC_FILE_BYTES};
 use crate::memory::catalog::{last_version_of, problem_text};
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, invisible_entries, measure_index};
 use crate::memory::store::{
-    INDEX_FILE, Op, Scan, State, Store, StoreError, WorkTree, index_size_warnings, not_utf8_line,
-    read_memory_file,
+    INDEX_FILE, Op, Scan, State, Store, StoreError, WorkTree, index_size_warnings, is_checked_out,
+    not_utf8_line, read_memory_file,
 };
-use crate::memory::taxonomy::is_topic_file_name;
+use crate::memory::taxonomy::{conflict_copy_of, is_topic_file_name};
 use crate::memory::topic::TopicFile;
 use crate::repo::HistoryEntry;
 
@@ -28,6 +27,9 @@ pub enum Kind {
     Uncommitted,
     /// A topic file the index does not name (a save in progress or interrupted, or a lost line).
     Orphan,
+    /// The other side of a conflict a sync kept (`NAME.conflict-<id>.md`, never indexed), to
+    /// finish with `memdir resolve`.
+    Conflict,
     /// An index line naming a file that does not exist and that no commit holds.
     Dangling,
     /// A topic file the index names, deleted from the work tree while a commit holds it.
@@ -69,6 +71,7 @@ impl Kind {
         match self {
             Kind::Uncommitted => "uncommitted",
             Kind::Orphan => "orphan",
+            Kind::Conflict => "conflict",
             Kind::Dangling => "dangling",
             Kind::Deleted => "deleted",
             Kind::Drift => "drift",
@@ -209,7 +212,7 @@ impl Store {
         }
         for (name, (kind, _)) in &state.tree {
             let name = std::str::from_utf8(name).unwrap_or_default();
-            if *kind == EntryKind::Blob && name.ends_with(".md") && !state.work.contains_key(name) {
+            if is_checked_out(name.as_bytes(), *kind) && !state.work.contains_key(name) {
                 changed.insert(name);
             }
         }
@@ -228,7 +231,15 @@ impl Store {
         }
         let mut names_by_frontmatter: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for name in state.work.keys().filter(|n| n.as_str() != INDEX_FILE) {
-            if index_text.is_some() && !linked.contains_key(name) {
+            if let Some(memory) = conflict_copy_of(name) {
+                out.push(finding(
+                    Kind::Conflict,
+                    name,
+                    format!(
+                        "the other side of a conflict over {memory}.md, kept by a sync: memdir resolve {memory} --ours|--theirs|--edit (memdir team resolve in team memory)"
+                    ),
+                ));
+            } else if index_text.is_some() && !linked.contains_key(name) {
                 let detail = if state.tree.contains_key(name.as_bytes()) {
                     "not named by MEMORY.md"
                 } else {

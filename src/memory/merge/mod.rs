@@ -1,9 +1,10 @@
 //! How memory merges (DESIGN §8, §14): `MEMORY.md` as a union of entries keyed by their link,
-//! topic files three-way line by line, and flat trees three ways: two commits over their merge
-//! base (a team sync), or a commit's change taken back from what came since (revert, undo).
+//! topic files three-way line by line, and flat trees three ways: two sides over their merge
+//! base (a team or personal sync), or a commit's change taken back from what came since
+//! (revert, undo).
 //!
 //! Everything here is pure or writes only blobs: the work tree, `.git/index` and the refs are
-//! the caller's (`team sync` and `revert` write the files and the commit). The same index merge runs
+//! the caller's (a sync and `revert` write the files and the commit). The same index merge runs
 //! as git's merge driver (`memdir merge-index`), so a plain `git pull` of a team repository
 //! merges `MEMORY.md` exactly as `memdir team sync` does.
 
@@ -19,7 +20,7 @@ mod tree;
 
 pub use index::merge_index;
 pub use topic::{TopicMerge, merge_topic};
-pub use tree::{Conflict, Merged, merge_tree_maps, merge_trees};
+pub use tree::{Conflict, Merged, merge_tree_maps, with_frontmatter_name};
 
 /// One line of a text, split from its terminator (`"\n"`, `"\r\n"` or `""` for a last line
 /// without one), so that what is not changed is written back byte for byte.

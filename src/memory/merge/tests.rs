@@ -12,7 +12,7 @@ use proptest::prelude::*;
 const BASE: &str = "# Memory\n\n- [Lint](lint.md) — run lint first\n- [Deploy](deploy.md) — staging from release\n- [Tone](tone.md) — be brief\n";
 
 #[test]
-fn index_merge_is_a_union_in_ours_then_theirs_order() {
+fn index_merge_is_a_union_that_reads_the_same_whichever_side_merges() {
     let ours = format!("{BASE}- [Ours](ours.md) — added here\n");
     let theirs = format!("{BASE}- [Theirs](theirs.md) — added there\n- [Two](two.md) — also\n");
     let merged = merge_index(BASE, &ours, &theirs);
@@ -22,9 +22,25 @@ fn index_merge_is_a_union_in_ours_then_theirs_order() {
             "{BASE}- [Ours](ours.md) — added here\n- [Theirs](theirs.md) — added there\n- [Two](two.md) — also\n"
         )
     );
-    // The other way round, theirs' additions come last.
-    let swapped = merge_index(BASE, &theirs, &ours);
-    assert!(swapped.ends_with("- [Two](two.md) — also\n- [Ours](ours.md) — added here\n"));
+    // The other way round, the same bytes: two clones that merge the same changes agree.
+    assert_eq!(merge_index(BASE, &theirs, &ours), merged);
+    // An entry added in the middle stays where its side put it, not at the end.
+    let middle = BASE.replace(
+        "- [Tone]",
+        "- [Middle](middle.md) — between deploy and tone\n- [Tone]",
+    );
+    let merged = merge_index(BASE, &ours, &middle);
+    assert_eq!(
+        merged,
+        format!(
+            "{}- [Ours](ours.md) — added here\n",
+            BASE.replace(
+                "- [Tone]",
+                "- [Middle](middle.md) — between deploy and tone\n- [Tone]"
+            )
+        )
+    );
+    assert_eq!(merge_index(BASE, &middle, &ours), merged);
 }
 
 #[test]
@@ -77,9 +93,11 @@ fn index_keeps_ours_order_and_other_lines() {
     let theirs =
         "# Memory\n## Team\n- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n\nFooter note\n";
     let merged = merge_index(base, ours, theirs);
+    // Ours' order of what both have; theirs' heading after the title and C after B, as theirs
+    // has them; the footer last.
     assert_eq!(
         merged,
-        "# Memory\n- [B](b.md) — b\n- [A](a.md) — a\n## Team\n- [C](c.md) — c\n\nFooter note\n"
+        "# Memory\n## Team\n- [B](b.md) — b\n- [C](c.md) — c\n- [A](a.md) — a\n\nFooter note\n"
     );
     // A note ours removed is not brought back by theirs, which still has it.
     let ours_without_footer = "# Memory\n- [A](a.md) — a\n- [B](b.md) — b\n";
@@ -237,6 +255,46 @@ proptest! {
         // Ours' lines keep their order; entries are never listed twice unless ours did.
         prop_assert_eq!(merge_index(&base, &ours, &theirs), merged.clone());
         prop_assert_eq!(merge_index(&merged, &merged, &merged), merged);
+    }
+
+    /// Two sides that each added entries anywhere to the same index merge to the same bytes,
+    /// whichever side merges: the base's lines in the base's order, and each side's additions
+    /// in its own order, next to the line they follow there.
+    #[test]
+    fn index_merges_of_additions_agree_whichever_side_merges(
+        base_keys in prop::collection::btree_set("[a-h]", 0..6),
+        ours_adds in prop::collection::vec((0usize..8, "[o-r][a-z]?"), 0..4),
+        theirs_adds in prop::collection::vec((0usize..8, "[s-v][a-z]?"), 0..4),
+    ) {
+        let base_lines: Vec<String> = base_keys
+            .iter()
+            .map(|k| format!("- [{k}]({k}.md) — base {k}"))
+            .collect();
+        let side = |adds: &[(usize, String)]| {
+            let mut lines = base_lines.clone();
+            let mut seen = BTreeSet::new();
+            for (at, key) in adds {
+                if seen.insert(key.clone()) {
+                    let at = (*at).min(lines.len());
+                    lines.insert(at, format!("- [{key}]({key}.md) — added {key}"));
+                }
+            }
+            lines.iter().map(|l| format!("{l}\n")).collect::<String>()
+        };
+        let base: String = base_lines.iter().map(|l| format!("{l}\n")).collect();
+        let (ours, theirs) = (side(&ours_adds), side(&theirs_adds));
+        let merged = merge_index(&base, &ours, &theirs);
+        prop_assert_eq!(&merge_index(&base, &theirs, &ours), &merged);
+        let position = |text: &str, line: &str| text.lines().position(|l| l == line);
+        for side in [&ours, &theirs] {
+            let lines: Vec<&str> = side.lines().collect();
+            for pair in lines.windows(2) {
+                prop_assert!(
+                    position(&merged, pair[0]) < position(&merged, pair[1]),
+                    "{:?} before {:?} in {}, not in {}", pair[0], pair[1], side, merged
+                );
+            }
+        }
     }
 
     #[test]

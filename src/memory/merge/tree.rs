@@ -1,7 +1,8 @@
-//! Two commits' flat trees merged over their merge base (DESIGN §8): per path three ways, the
-//! index by [`super::merge_index`], topic files by [`super::merge_topic`], a real conflict kept as
-//! a `<name>.conflict-<7 hex>.md` copy with its own index line; a memory and its index line
-//! always share one fate. Only blobs are written.
+//! Two flat trees merged over their merge base's (DESIGN §8): per path three ways, the index by
+//! [`super::merge_index`], topic files by [`super::merge_topic`], a real conflict kept as a
+//! `<name>.conflict-<7 hex>.md` copy, out of the index the model loads until a person finishes
+//! it (`memdir resolve`); a memory and its index line always share one fate. Only blobs are
+//! written.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -9,17 +10,17 @@ use gix::ObjectId;
 use gix::bstr::{BString, ByteSlice};
 use gix::objs::tree::EntryKind;
 
-use crate::memory::index::{Index, IndexLine};
+use crate::memory::index::Index;
 use crate::memory::store::INDEX_FILE;
-use crate::memory::taxonomy::is_topic_file_name;
-use crate::memory::topic::{TopicFile, yaml_scalar};
+use crate::memory::taxonomy::{conflict_copy_of, is_topic_file_name};
+use crate::memory::topic::yaml_scalar;
 use crate::repo::{MemoryRepo, RepoError, TreeMap};
 
 use super::{Pick, TopicMerge, merge_index, merge_topic, pick};
 
 /// A topic file both sides changed in the same place: ours stays as `file`, theirs was added as
-/// `kept_as` (`<name>.conflict-<7 hex of their commit>.md`, with an index line of its own).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `kept_as` (`<name>.conflict-<7 hex of their commit>.md`, not in the index).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Conflict {
     pub file: String,
     pub kept_as: String,
@@ -41,32 +42,15 @@ pub(super) fn is_file(kind: EntryKind) -> bool {
     matches!(kind, EntryKind::Blob | EntryKind::BlobExecutable)
 }
 
-/// Merge the flat trees of `ours` and `theirs` over `base` (their merge base; `None` for
-/// unrelated histories, where every file both sides have is "added on both"), as
-/// [`merge_tree_maps`] does; conflict copies are named after `theirs`.
-pub fn merge_trees(
-    repo: &mut MemoryRepo,
-    base: Option<ObjectId>,
-    ours: ObjectId,
-    theirs: ObjectId,
-) -> Result<Merged, RepoError> {
-    let base_tree = match base {
-        Some(base) => repo.commit_tree(base)?,
-        None => TreeMap::new(),
-    };
-    let ours_tree = repo.commit_tree(ours)?;
-    let theirs_tree = repo.commit_tree(theirs)?;
-    let label = theirs.to_hex_with_len(7).to_string();
-    merge_tree_maps(repo, &base_tree, &ours_tree, &theirs_tree, &label)
-}
-
-/// Merge the flat trees `ours` and `theirs` over `base`.
+/// Merge the flat trees `ours` and `theirs` over `base` (their merge base's; empty for unrelated
+/// histories, where every file both sides have is "added on both").
 ///
 /// Per path, three-way: one side's change is taken; a deletion yields to a change; both sides
 /// changed: `MEMORY.md` by [`merge_index`], a topic file by [`merge_topic`], anything else
 /// keeps ours ([`Merged::kept_ours`]). A topic-file conflict keeps ours as `<name>.md` and adds
-/// theirs as `<name>.conflict-<label>.md` (its frontmatter `name` set to that stem) with an
-/// index line titled `<Title> (conflict)`; `label` is 7 hex digits of what theirs came from.
+/// theirs as `<name>.conflict-<label>.md` (its frontmatter `name` set to that stem), which no
+/// index line names: the model does not load it until it is resolved; `label` is 7 hex digits
+/// of what theirs came from.
 ///
 /// A memory and its index line share one fate: a topic file the merge keeps has its entry (put
 /// back from the side that had it when the index merge alone would drop it), and an entry the
@@ -83,14 +67,11 @@ pub fn merge_tree_maps(
         .chain(ours_tree.keys())
         .chain(theirs_tree.keys())
         .collect();
-
     let mut merged = Merged {
         tree: TreeMap::new(),
         conflicts: Vec::new(),
         kept_ours: Vec::new(),
     };
-    // Conflict copies: (original file, copy's name, copy's text).
-    let mut copies: Vec<(String, String, String)> = Vec::new();
     for name in names {
         let (b, o, t) = (
             base_tree.get(name),
@@ -181,7 +162,6 @@ pub fn merge_tree_maps(
                         merged
                             .tree
                             .insert(copy_name.clone().into(), (t_entry.0, id));
-                        copies.push((file.to_string(), copy_name.clone(), theirs_text));
                         merged.conflicts.push(Conflict {
                             file: file.to_string(),
                             kept_as: copy_name,
@@ -196,21 +176,24 @@ pub fn merge_tree_maps(
         }
     }
 
-    reconcile_index(repo, &mut merged, [ours_tree, theirs_tree], &copies)?;
+    reconcile_index(repo, &mut merged, [ours_tree, theirs_tree])?;
     Ok(merged)
 }
 
-/// Make the merged index and the merged topic files agree (see [`merge_trees`]), and add the
-/// conflict copies' index lines.
+/// Make the merged index and the merged topic files agree (see [`merge_tree_maps`]); conflict copies
+/// stay out of the index.
 pub(super) fn reconcile_index(
     repo: &mut MemoryRepo,
     merged: &mut Merged,
     sides: [&TreeMap; 2],
-    copies: &[(String, String, String)],
 ) -> Result<(), RepoError> {
     let index_name = BString::from(INDEX_FILE);
-    let current = match merged.tree.get(&index_name) {
-        Some((kind, id)) if is_file(*kind) => Some((*kind, repo.blob(*id)?)),
+    let text = match merged.tree.get(&index_name) {
+        Some((kind, id)) if is_file(*kind) => match String::from_utf8(repo.blob(*id)?) {
+            Ok(text) => Some((*kind, text)),
+            // Not text: nothing is touched.
+            Err(_) => return Ok(()),
+        },
         Some(_) => return Ok(()),
         None => None,
     };
@@ -226,34 +209,7 @@ pub(super) fn reconcile_index(
         })
         .collect::<Result<_, _>>()?;
     let side_entry = |file: &str| side_indexes.iter().find_map(|index| index.entry_for(file));
-
-    let (kind, text) = match current {
-        Some((kind, bytes)) => match String::from_utf8(bytes) {
-            Ok(text) => (kind, text),
-            Err(e) => {
-                // Not text: the conflict copies' lines are appended, nothing else is touched.
-                if copies.is_empty() {
-                    return Ok(());
-                }
-                let mut bytes = e.into_bytes();
-                if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-                    bytes.push(b'\n');
-                }
-                for (file, copy, text) in copies {
-                    bytes.extend_from_slice(
-                        copy_line(file, copy, text, side_entry(file))
-                            .render()
-                            .as_bytes(),
-                    );
-                    bytes.push(b'\n');
-                }
-                let id = repo.write_blob(&bytes)?;
-                merged.tree.insert(index_name, (kind, id));
-                return Ok(());
-            }
-        },
-        None => (EntryKind::Blob, String::new()),
-    };
+    let (kind, text) = text.unwrap_or((EntryKind::Blob, String::new()));
     let mut index = Index::parse(&text);
     let mut changed = false;
 
@@ -273,13 +229,12 @@ pub(super) fn reconcile_index(
     }
     // A topic file the merge kept lost its entry: put back the entry a side had.
     let indexed: HashSet<String> = indexed.into_iter().collect();
-    let copy_names: HashSet<&str> = copies.iter().map(|(_, copy, _)| copy.as_str()).collect();
     let orphans: Vec<String> = merged
         .tree
         .keys()
         .filter_map(|name| name.to_str().ok())
         .filter(|name| is_topic_file_name(name) && !indexed.contains(*name))
-        .filter(|name| !copy_names.contains(name))
+        .filter(|name| conflict_copy_of(name).is_none())
         .map(str::to_string)
         .collect();
     for file in orphans {
@@ -288,11 +243,6 @@ pub(super) fn reconcile_index(
             changed = true;
         }
     }
-    for (file, copy, text) in copies {
-        let original = index.entry_for(file).or_else(|| side_entry(file));
-        index.upsert(&copy_line(file, copy, text, original));
-        changed = true;
-    }
     if changed {
         let id = repo.write_blob(index.render().as_bytes())?;
         merged.tree.insert(index_name, (kind, id));
@@ -300,36 +250,9 @@ pub(super) fn reconcile_index(
     Ok(())
 }
 
-/// The index line of a conflict copy: `<Title> (conflict)`, the title and hook of the
-/// original's entry (else the copy's frontmatter name and description).
-pub(super) fn copy_line(
-    file: &str,
-    copy: &str,
-    copy_text: &str,
-    entry: Option<IndexLine>,
-) -> IndexLine {
-    let topic = TopicFile::parse(copy_text).ok();
-    let title = entry
-        .as_ref()
-        .map(|e| e.title.clone())
-        .unwrap_or_else(|| file.trim_end_matches(".md").to_string());
-    let hook = entry
-        .and_then(|e| e.hook)
-        .or_else(|| topic.and_then(|t| t.description))
-        .unwrap_or_default();
-    IndexLine::for_memory(&format!("{title} (conflict)"), copy, &hook)
-        .or_else(|_| IndexLine::for_memory(copy.trim_end_matches(".md"), copy, &hook))
-        .map(|(line, _)| line)
-        .unwrap_or_else(|_| IndexLine {
-            title: copy.trim_end_matches(".md").to_string(),
-            file: copy.to_string(),
-            hook: None,
-        })
-}
-
 /// `text` with its frontmatter's top-level `name` set to `name` (added, or a frontmatter made,
 /// when there is none); every other line kept as it was.
-pub(super) fn with_frontmatter_name(text: &str, name: &str) -> String {
+pub fn with_frontmatter_name(text: &str, name: &str) -> String {
     let name_line = format!("name: {}\n", yaml_scalar(name));
     let fenced = text
         .strip_prefix("---\n")

@@ -75,7 +75,7 @@ impl Store {
             state
                 .tree
                 .iter()
-                .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"))
+                .filter(|(name, (kind, _))| is_checked_out(name, *kind))
                 .filter_map(|(name, _)| std::str::from_utf8(name).ok()),
         );
         names.remove(INDEX_FILE);

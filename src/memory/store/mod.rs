@@ -9,11 +9,13 @@
 //! - [`request`]: a save as asked for, checked before anything is touched;
 //! - [`worktree`]: the work tree as a mutation reads it (only regular files, stat-checked);
 //! - [`adopt`]: committing what an agent or an interrupted save left behind;
+//! - [`checkout`]: a whole tree a sync brought, written and committed (or fast-forwarded to);
 //! - [`write`]: the files written in crash order and the commit;
 //! - [`save`]: save, update and remove;
 //! - [`merge`]: a branch memdir prepared (a consolidation) merged into HEAD's.
 
 mod adopt;
+mod checkout;
 mod merge;
 mod request;
 mod save;
@@ -21,9 +23,12 @@ mod worktree;
 mod write;
 
 pub use adopt::Adoption;
+pub(crate) use checkout::Head;
+pub use checkout::{Change, Changed};
 pub(crate) use request::title_from_name;
 pub use request::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, SaveRequest};
 pub use save::{Removed, Saved, index_size_warnings};
+pub use worktree::is_checked_out;
 pub(crate) use worktree::{Scan, State, WorkTree, work_matches_tree};
 use worktree::{WorkFile, clean_files};
 
@@ -113,7 +118,8 @@ impl Store {
             // Two first writers must not both create the repository: serialise on the dir itself.
             let dir_handle = File::open(dir).map_err(io_error(dir))?;
             dir_handle.lock().map_err(io_error(dir))?;
-            let (repo, _) = MemoryRepo::open_or_init(dir)?;
+            let (mut repo, _) = MemoryRepo::open_or_init(dir)?;
+            repo.set_checkout_rule(is_checked_out);
             ensure_excludes(repo.git_dir())?;
             repo
         };

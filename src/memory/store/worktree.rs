@@ -11,7 +11,7 @@ use gix::objs::tree::EntryKind;
 use crate::atomic::TEMP_SUFFIX;
 use crate::repo::{CleanFiles, RepoError, TreeMap, WorktreeIndex};
 
-use crate::memory::taxonomy::is_topic_file_name;
+use crate::memory::taxonomy::{is_memory_file_name, is_topic_file_name};
 
 use super::*;
 
@@ -63,6 +63,9 @@ impl Store {
         unreadable: &mut BTreeSet<String>,
     ) -> Result<WorkTree, StoreError> {
         let mut out = WorkTree::new();
+        if let Some(index) = index {
+            index.index_names();
+        }
         for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
             let entry = entry.map_err(io_error(&self.dir))?;
             let Ok(name) = entry.file_name().into_string() else {
@@ -76,7 +79,16 @@ impl Store {
             if !(is_topic_file_name(&name) || name == INDEX_FILE) {
                 continue;
             }
-            match self.work_file(&name, index)? {
+            let found = match crate::repo::entry_stat(&entry) {
+                Ok(found) => found,
+                Err(RepoError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            match self.work_file_stated(&name, found, index)? {
                 Entry::File(file) => {
                     out.insert(name, file);
                 }
@@ -97,13 +109,23 @@ impl Store {
         index: Option<&WorktreeIndex>,
     ) -> Result<Entry, StoreError> {
         let path = self.dir.join(name);
-        let (stat, is_file) = match crate::repo::file_stat(&path) {
+        let found = match crate::repo::file_stat(&path) {
             Ok(found) => found,
             Err(RepoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Entry::Missing);
             }
             Err(e) => return Err(e.into()),
         };
+        self.work_file_stated(name, found, index)
+    }
+
+    /// [`Store::work_file`] with its stat data and kind taken already.
+    fn work_file_stated(
+        &self,
+        name: &str,
+        (stat, is_file): (crate::repo::Stat, bool),
+        index: Option<&WorktreeIndex>,
+    ) -> Result<Entry, StoreError> {
         if !is_file {
             return Ok(Entry::Unreadable);
         }
@@ -218,11 +240,18 @@ pub(super) fn entry_inode(_entry: &std::fs::DirEntry) -> Option<u64> {
     None
 }
 
-/// Whether every `*.md` file of the work tree is exactly what `tree` holds, and vice versa.
+/// Whether a tree entry is one the work tree holds: a memory file (the index or a topic file)
+/// that is a plain file. What else a tree may carry (a README, a folder, a link, a submodule,
+/// from a remote; DESIGN §8) stays in git, is never written, and is never taken for deleted.
+pub fn is_checked_out(name: &[u8], kind: EntryKind) -> bool {
+    kind == EntryKind::Blob && std::str::from_utf8(name).is_ok_and(is_memory_file_name)
+}
+
+/// Whether every memory file of the work tree is exactly what `tree` holds, and vice versa.
 pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
     let tracked = tree
         .iter()
-        .filter(|(name, (kind, _))| *kind == EntryKind::Blob && name.ends_with(b".md"));
+        .filter(|(name, (kind, _))| is_checked_out(name, *kind));
     tracked.clone().count() == work.len()
         && tracked.into_iter().all(|(name, (_, id))| {
             std::str::from_utf8(name)
@@ -233,7 +262,7 @@ pub(crate) fn work_matches_tree(work: &WorkTree, tree: &TreeMap) -> bool {
 }
 
 /// The stat data for `.git/index` of the work-tree files whose content `tree` holds.
-pub(super) fn clean_files<'a>(tree: &TreeMap, work: &'a WorkTree) -> CleanFiles<'a> {
+pub(crate) fn clean_files<'a>(tree: &TreeMap, work: &'a WorkTree) -> CleanFiles<'a> {
     let mut clean = CleanFiles::with_capacity(work.len());
     clean.extend(
         work.iter()

@@ -9,11 +9,15 @@
 //! instead. Each promotion is recorded for `memdir proposals` ([`crate::review::proposals`]).
 //!
 //! Here: the request, the source memory and its refusals, the record. Where the rule goes is
-//! [`target`]; the commit on the promotion branch, [`branch`]; the patch outside git, [`patch`].
+//! [`target`]; the commit on the promotion branch, [`branch`]; the patch outside git, [`patch`];
+//! a team promotion's branch pushed to the team remote for review there, [`share`].
 
 mod branch;
 mod patch;
+mod share;
 mod target;
+
+pub use share::Review;
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +65,16 @@ pub enum PromoteError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The branch was made and recorded, but the team remote did not take it.
+    #[error(
+        "the promotion branch {branch} is in {}, but pushing it to the team remote failed: {reason}; promote again to push it",
+        .dir.display()
+    )]
+    Push {
+        branch: String,
+        dir: PathBuf,
+        reason: String,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -75,7 +89,7 @@ impl PromoteError {
     pub fn is_invalid_input(&self) -> bool {
         match self {
             PromoteError::Refused { .. } | PromoteError::Invalid(_) => true,
-            PromoteError::Io { .. } => false,
+            PromoteError::Io { .. } | PromoteError::Push { .. } => false,
             PromoteError::Store(e) => e.is_invalid_input(),
             PromoteError::Repo(e) => e.is_refusal(),
             PromoteError::Proposal(e) => e.is_invalid_input(),
@@ -137,6 +151,8 @@ pub struct Promoted {
     pub proposal: Proposal,
     pub outcome: Outcome,
     pub diff: String,
+    /// A team promotion pushed to the team remote: where to review it.
+    pub review: Option<Review>,
 }
 
 impl Promoted {
@@ -179,6 +195,17 @@ impl Promoted {
         value["diff"] = self.diff.clone().into();
         value["command"] = self
             .next_command()
+            .map_or(serde_json::Value::Null, Into::into);
+        value["pushed"] = self.review.is_some().into();
+        value["review_url"] = self
+            .review
+            .as_ref()
+            .and_then(|r| r.url.clone())
+            .map_or(serde_json::Value::Null, Into::into);
+        value["review_command"] = self
+            .review
+            .as_ref()
+            .and_then(|r| r.command.clone())
             .map_or(serde_json::Value::Null, Into::into);
         value
     }
@@ -316,6 +343,7 @@ pub fn promote(places: &Places, request: &Request<'_>) -> Result<Promoted, Promo
         memory_blob,
         rule: source.rule.text().to_string(),
         reconciled: None,
+        review_url: None,
     };
     let (outcome, diff) = match &target.repo {
         Some(repo) => {
@@ -336,14 +364,39 @@ pub fn promote(places: &Places, request: &Request<'_>) -> Result<Promoted, Promo
         }
         None => patch::write(&places.memory_dir, &target, &source, &mut proposal)?,
     };
-    if outcome != Outcome::AlreadyPresent {
+    if outcome == Outcome::AlreadyPresent {
+        drop(store);
+        return Ok(Promoted {
+            proposal,
+            outcome,
+            diff,
+            review: None,
+        });
+    }
+    // The page a remote printed on an earlier push, if this one prints none.
+    let recorded_url = proposals::load_all(&places.memory_dir)?
+        .0
+        .into_iter()
+        .find(|p| p.memory == proposal.memory && p.branch == proposal.branch)
+        .and_then(|p| p.review_url);
+    proposals::save(&places.memory_dir, &proposal)?;
+    drop(store);
+    let review = match (&target.repo, request.to) {
+        (Some(repo), PromoteTo::Team) => {
+            let into = proposal.target_branch.clone().unwrap_or_default();
+            share::push(repo, &branch, &into, recorded_url)?
+        }
+        _ => None,
+    };
+    if let Some(url) = review.as_ref().and_then(|r| r.url.clone()) {
+        proposal.review_url = Some(url);
         proposals::save(&places.memory_dir, &proposal)?;
     }
-    drop(store);
     Ok(Promoted {
         proposal,
         outcome,
         diff,
+        review,
     })
 }
 
@@ -370,11 +423,13 @@ mod tests {
             memory_blob: String::new(),
             rule: String::new(),
             reconciled: None,
+            review_url: None,
         };
         let promoted = |proposal: &Proposal, outcome| Promoted {
             proposal: proposal.clone(),
             outcome,
             diff: String::new(),
+            review: None,
         };
         assert_eq!(
             promoted(&branch, Outcome::Created)
