@@ -647,6 +647,15 @@ mod tests {
             text: text.into(),
             index_line: None,
             fingerprint: Fingerprint::of(text),
+            memory: consolidate::Memory {
+                name: name.into(),
+                memory_type: None,
+                description: String::new(),
+                title: None,
+                body: text.into(),
+                text: String::new(),
+                saved: None,
+            },
         }
     }
 
