@@ -806,6 +806,18 @@ fn session_start_bounds_what_a_planted_verify_result_can_say() {
     // Another project's result is not used.
     std::fs::write(&cache, planted(&env.root, "terse", 1)).unwrap();
     assert_eq!(start("p-3"), "");
+    // That start found no result for this project, so it began a `verify` in the background,
+    // which replaces the cache when it ends: wait for it, so it cannot land on the symlink below.
+    let mut waited = 0;
+    while !std::fs::read(&cache)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .is_some_and(|kept| kept["project"] == serde_json::json!(env.project))
+    {
+        assert!(waited < 600, "the background verify never kept its result");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
     // A symlink is not followed.
     let elsewhere = env.root.join("elsewhere.json");
     std::fs::write(&elsewhere, planted(&env.project, "terse", 1)).unwrap();
