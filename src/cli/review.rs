@@ -9,12 +9,13 @@ use crate::stack::Scope;
 /// Audit auto memory, team memory and the instruction files, and propose what to do with each.
 ///
 /// Groups: promote to project conventions, promote to personal instructions, promote to team
-/// memory, clean up (secret, stale, relative date, duplicate, derivable, long index line),
-/// ambiguous, no action. Nothing is changed.
+/// memory, clean up (secret, stale, expired, contradicted, relative date, duplicate, derivable,
+/// long index line), ambiguous, no action; each proposal with the command that carries it out.
+/// Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason}]}, in the
-    /// order of the groups above.
+    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason, command}]},
+    /// in the order of the groups above.
     #[arg(long)]
     pub json: bool,
 }
@@ -38,6 +39,7 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
         project_root: &project_root,
         personal_file: ctx.env.config_dir()?.join("CLAUDE.md"),
         instructions: &instructions,
+        today: ctx.env.today()?,
     };
     let review = audit(&inputs)?;
     for problem in &review.unreadable {
@@ -56,8 +58,8 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
     output.data(&report(&proposals, output.verbose))
 }
 
-/// The report a person acts on: one section per group, each proposal with its reason and, for
-/// promotions, the command that proposes the change.
+/// The report a person acts on: one section per group, each proposal with its reason and the
+/// command that carries it out.
 fn report(proposals: &[Proposal], verbose: bool) -> String {
     if proposals.is_empty() {
         return "Nothing to review: no memories and no instruction files.\n".into();
@@ -85,7 +87,7 @@ fn report(proposals: &[Proposal], verbose: bool) -> String {
                 .map(|k| format!("{}: ", k.name()))
                 .unwrap_or_default();
             out.push_str(&format!("  {what} — {kind}{}\n", p.reason));
-            if let Some(command) = p.promote_command() {
+            if let Some(command) = &p.command {
                 let target = p
                     .target
                     .as_ref()

@@ -4,7 +4,7 @@
 
 use crate::Error;
 use crate::cli::{Ctx, Output, short, validate_session};
-use crate::history::WentBack;
+use crate::history::{MemoryChange, WentBack};
 use crate::memory::age::format_time;
 use crate::repo::MemoryRepo;
 
@@ -31,6 +31,21 @@ pub fn run(ctx: &Ctx, args: &RollbackArgs, output: &mut Output<'_>) -> Result<()
     report(output, &store.repo, &went, &headline, args.json, extra)
 }
 
+/// The memories a change added, changed and removed, as JSON: `[{name, type, file, change}]`.
+pub fn memories_json(changes: &[MemoryChange]) -> Vec<serde_json::Value> {
+    changes
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "name": c.name,
+                "type": c.memory_type,
+                "file": c.file,
+                "change": c.change.as_str(),
+            })
+        })
+        .collect()
+}
+
 /// Tell what happened: the adoption first, then the headline, each memory changed and the new
 /// commit (or that nothing changed). With `json`, one object: `commit`, `time` and `author` of
 /// the new commit, `memories` ({name, type, file, change}), `index_changed`, `conflicts`
@@ -49,12 +64,7 @@ pub fn report(
             "commit": went.commit.map(|id| id.to_string()),
             "time": entry.as_ref().map(|e| format_time(e.time)),
             "author": entry.as_ref().map(|e| e.author.clone()),
-            "memories": went.changes.iter().map(|c| serde_json::json!({
-                "name": c.name,
-                "type": c.memory_type,
-                "file": c.file,
-                "change": c.change.as_str(),
-            })).collect::<Vec<_>>(),
+            "memories": memories_json(&went.changes),
             "index_changed": went.index_changed,
             "conflicts": went.conflicts.iter().map(|c| serde_json::json!({
                 "file": c.file,
