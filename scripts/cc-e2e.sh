@@ -48,7 +48,12 @@
 #      no hook error. S: the review skill loads and runs `memdir review` (its allowed-tools).
 #      P3: `claude plugin marketplace add` this repository, `claude plugin install
 #      memdir@memdir`, then a search through it. M: no plugin, `--mcp-config` starting memdir mcp.
-#   8. sessions X, Y: `--extractor auto`, the default, with `claude` (this Claude Code 2.1.332) on
+#   8. session K: a duplicate and an expired memory consolidated and applied (`consolidate
+#      --apply`): the next session's request carries the consolidated index; `undo` gives back
+#      the files. K2: the same store consolidated by the model (`--consolidator agent`): memdir
+#      runs `claude -p` itself, which asks the scripted API; one call, memdir's checks refuse
+#      what breaks a rule, the rest is on the branch.
+#   9. sessions X, Y: `--extractor auto`, the default, with `claude` (this Claude Code 2.1.332) on
 #      PATH. X: memdir runs `claude -p` itself, which asks the same scripted API (it answers
 #      memdir's request with a structured answer): the memory is saved with one extraction
 #      call, made with no tools but the structured answer and a small model. Y: that `claude` is
@@ -165,8 +170,8 @@ class H(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b'{"input_tokens": 10}'); return
         msg = {"id": "msg_scripted", "type": "message", "role": "assistant", "model": req.get("model", "x"), "content": [],
                "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
-        # memdir's own `claude -p` (extraction): its answer, given as the structured output.
-        if "memdir's memory extractor" in json.dumps(req.get("system", "")):
+        # memdir's own `claude -p` (extraction, consolidation): its answer, as the structured output.
+        if re.search(r"memdir's memory (?:extractor|consolidator)", json.dumps(req.get("system", ""))):
             answer = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else {"actions": []}
             return sse(self, msg, [{"type": "tool_use", "id": "toolu_memdir", "name": "StructuredOutput", "input": answer}])
         if not req.get("tools"):
@@ -862,7 +867,112 @@ assert json.loads(rs[0]["text"].splitlines()[0])["body"].strip() == sys.argv[2],
 ' "$(tool_results M)" "$freeze_body"
 cp "$settings_saved" "$settings"
 
-# 8. Sessions X, Y: the extractor `auto`, the default (`hooks install --claude` names none), with
+# 8. Session K: consolidation. Two more memories stating session A's make lint fact and a freeze
+# whose date passed are consolidated and applied (`consolidate --apply`, today pinned): the lint
+# memories merge into the first saved, A's; the next session's request carries the consolidated
+# index: the merged memory's line, neither the duplicates' nor the freeze's. `undo` then gives
+# back the files as they were.
+kd() { "${clean_env[@]}" MEMDIR_TODAY=2026-12-04 "$memdir" --project "$proj" "$@"; }
+check "md save lint-before-commit, merge-freeze, make-lint-and-fmt (a duplicate and an expired memory)" bash -c '
+  "$@" save -q --type feedback --name lint-before-commit --description "Always run make lint before committing; CI golangci-lint is strict about errcheck" --body "Always run \`make lint\` before committing. golangci-lint in CI is strict (errcheck, govet shadow)." &&
+  "$@" save -q --type project --name merge-freeze --description "Merge freeze until 2026-01-15; hotfixes only" --body "Merge freeze on main until 2026-01-15. Only hotfixes." &&
+  "$@" save -q --type feedback --name make-lint-and-fmt --description "run make fmt + make lint before commits, CI fails on errcheck otherwise" --body "before any commit: \`make fmt\` (gofumpt) then \`make lint\`. CI fails on errcheck otherwise"' \
+  _ "${clean_env[@]}" MEMDIR_TODAY=2026-12-04 "$memdir" --project "$proj"
+files_before=$(cd "$mem" && sha1sum ./*.md | sort)
+applied=$(kd consolidate --apply --json 2>&1)
+check "consolidate --apply: one merge commit on top of the memory as it was" python3 -c '
+import json, subprocess, sys
+out = json.loads(sys.argv[1])
+commit = out["applied"]["commit"]
+parents = subprocess.run(["git", "-C", sys.argv[2], "log", "-1", "--format=%P", commit], capture_output=True, text=True).stdout.split()
+assert len(parents) == 2, parents
+' "$applied" "$mem"
+# The lint memories are merged into the first saved of them: session A's make lint memory.
+into=$(python3 -c '
+import json, sys
+out = json.loads(sys.argv[1])
+print(next(c["name"] for k in out["commits"] if k["kind"] == "duplicates" for c in k["changes"]))
+' "$applied" 2>/dev/null)
+# (Without one from A, lint-before-commit is the first saved.)
+first=${lint:-lint-before-commit}
+merged_away=$(printf '%s\n' lint-before-commit make-lint-and-fmt | grep -vxF "$first" | paste -sd ' ')
+check "consolidate --apply: the lint memories merged into the first saved (${into:-none}; expected $first), which holds the later ones' details; $merged_away and merge-freeze are gone" bash -c '
+  test "$1" == "$2" && grep -qF "gofumpt" "$0/$1.md" && grep -qF "govet shadow" "$0/$1.md" &&
+  for gone in $3 merge-freeze; do ! test -e "$0/$gone.md" || exit 1; done' "$mem" "${into:-none}" "$first" "$merged_away"
+repo_sound "consolidate --apply"
+echo '[{"text": "Noted."}]' >"$scratch/script-k.json"
+session K "$scratch/script-k.json" 'What do I run before a commit?'
+# request_count NAME NEEDLE: how often NEEDLE is anywhere in the last model request of NAME.
+request_count() {
+  last_request "$1" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin), ensure_ascii=False).count(sys.argv[1]))' "$2"
+}
+check "session K: the request carries the consolidated index (the merged memory's line)" \
+  test "$(request_count K "(${into:-none}.md)")" -ge 1
+k_gone=0
+for gone in $merged_away merge-freeze; do k_gone=$((k_gone + $(request_count K "($gone.md)"))); done
+check "session K: the request carries neither the merged duplicates' lines nor the expired memory's" \
+  test "$k_gone" == 0
+md undo >/dev/null
+check "memdir undo gives back the files as they were before --apply" test "$(cd "$mem" && sha1sum ./*.md | sort)" == "$files_before"
+repo_sound "consolidate undone"
+
+# 8b. Consolidation by the model: the store as K left it (undone), consolidated with
+# `--consolidator agent` and this Claude Code on PATH: memdir runs `claude -p` itself (the runner
+# extraction uses), which asks the scripted API; the API answers memdir's consolidation request
+# with a structured answer (the schema keeps its form): a drop as expired of a memory that names
+# no date, which memdir refuses, a merge and an expired drop. One call; the branch holds what passed; HEAD and the work tree untouched.
+cat >"$scratch/consolidation-answer.json" <<'JSON'
+{"actions": [
+ {"action": "drop", "name": "make-lint-and-fmt", "reason": "expired", "date": "2026-01-15", "why": "refused: it names no date"},
+ {"action": "merge", "names": ["lint-before-commit", "make-lint-and-fmt"], "into": "lint-before-commit",
+  "description": "Always run make lint before committing; CI golangci-lint is strict about errcheck",
+  "body": "Always run `make lint` before committing. golangci-lint in CI is strict (errcheck, govet shadow).\nrun make fmt + make lint before commits, CI fails on errcheck otherwise\nbefore any commit: `make fmt` (gofumpt) then `make lint`. CI fails on errcheck otherwise\n",
+  "why": "the same rule"},
+ {"action": "drop", "name": "merge-freeze", "reason": "expired", "date": "2026-01-15", "why": "the freeze ended"}
+]}
+JSON
+echo '[]' >"$scratch/script-K2.json"
+mkdir -p "$scratch/claude-bin"
+ln -sf "$claude" "$scratch/claude-bin/claude"
+rm -f "$scratch/port"
+python3 "$scratch/scripted_api.py" "$scratch/script-K2.json" "$scratch/requests-K2.jsonl" "$scratch/port" "$scratch/consolidation-answer.json" &
+api_pid=$!
+for _ in $(seq 100); do [[ -s $scratch/port ]] && break; sleep 0.05; done
+head_k2=$(g -C "$mem" rev-parse HEAD)
+k2=$("${clean_env[@]}" "PATH=$scratch/claude-bin:$e2e_path" ANTHROPIC_API_KEY=sk-fake "ANTHROPIC_BASE_URL=http://127.0.0.1:$(cat "$scratch/port")" \
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 MEMDIR_TODAY=2026-12-04 \
+  "$memdir" --project "$proj" consolidate --consolidator agent --json 2>"$scratch/err-K2.txt")
+kill "$api_pid" 2>/dev/null; wait "$api_pid" 2>/dev/null; api_pid=
+check "session K2: consolidate --consolidator agent: proposed by claude (haiku) in one call; the merge and the expired drop on the branch, the drop of a memory naming no date refused" python3 -c '
+import json, sys
+out = json.loads(sys.argv[1])
+assert out["consolidator"] == "agent" and out["model"] == "claude (haiku)" and out["model_calls"] == 1, out
+assert [c["kind"] for c in out["commits"]] == ["duplicates", "expired"], out["commits"]
+assert [(r["what"], r["why"]) for r in out["refused"]] == [("dropping make-lint-and-fmt", "make-lint-and-fmt is dropped as expired on 2026-01-15, a date it does not name")], out["refused"]
+' "$k2"
+check "session K2: memdir's claude -p asked once, with no tool but its structured answer, a small model, the memdir-consolidate/1 request" python3 - "$scratch/requests-K2.jsonl" <<'PY'
+import json, sys
+asked = []
+for line in open(sys.argv[1]):
+    try: body = json.loads(json.loads(line)["body"])
+    except Exception: continue
+    if "memdir's memory consolidator" not in json.dumps(body.get("system", "")): continue
+    tools = [t["name"] for t in body.get("tools", []) if not t.get("defer_loading")]
+    assert tools == ["StructuredOutput"], tools
+    assert "haiku" in body["model"], body["model"]
+    content = body["messages"][0]["content"]
+    request = json.loads(content if isinstance(content, str) else content[0]["text"])
+    assert request["protocol"] == "memdir-consolidate/1" and request["today"] == "2026-12-04", request
+    asked.append(sorted(m["name"] for m in request["memories"]))
+assert len(asked) == 1 and {"lint-before-commit", "make-lint-and-fmt", "merge-freeze"} <= set(asked[0]), asked
+PY
+check "session K2: HEAD did not move; the branch's merge keeps both memories' details" bash -c '
+  test "$(git -C "$0" rev-parse HEAD)" == "$1" &&
+  git -C "$0" show memdir/consolidate/2026-12-04:lint-before-commit.md | grep -qF gofumpt &&
+  git -C "$0" log -1 --format=%B memdir/consolidate/2026-12-04 | grep -qF "Memdir-Proposed-By: claude (haiku)"' "$mem" "$head_k2"
+repo_sound "session K2"
+
+# 9. Sessions X, Y: the extractor `auto`, the default (`hooks install --claude` names none), with
 # `claude` on the hooks' PATH: memdir runs it itself (`claude -p`), and it asks the same scripted
 # API, which answers memdir's request with a structured answer. X: one call saves the memory.
 # Y: that `claude` is not logged in: the builtin extractor does the range, nothing is lost.

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 pub enum EnvError {
     #[error("HOME is not set, so the config dir (~/.claude) cannot be found")]
     NoHome,
+    #[error("MEMDIR_TODAY={0:?} is not a date: write it as YYYY-MM-DD")]
+    BadToday(String),
 }
 
 /// The variables memdir reads, captured once so that resolution is a pure function of them.
@@ -47,6 +49,9 @@ const VARIABLES: &[&str] = &[
     "VISUAL",
     "EDITOR",
     "TERM",
+    // Today's date for consolidation and review (expired memories, the branch's name), fixed
+    // by tests and evaluations.
+    "MEMDIR_TODAY",
 ];
 
 impl Environment {
@@ -97,6 +102,16 @@ impl Environment {
         match self.var("CLAUDE_CONFIG_DIR") {
             Some(dir) => Ok(crate::lexical::absolute_from(&self.cwd, Path::new(dir))),
             None => Ok(self.home()?.join(".claude")),
+        }
+    }
+
+    /// Today's date: `MEMDIR_TODAY` (`YYYY-MM-DD`) when set, which tests and evaluations set to
+    /// fix it, else the local date.
+    pub fn today(&self) -> Result<chrono::NaiveDate, EnvError> {
+        match self.var_str("MEMDIR_TODAY") {
+            Some(text) => chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
+                .map_err(|_| EnvError::BadToday(text)),
+            None => Ok(chrono::Local::now().date_naive()),
         }
     }
 

@@ -55,6 +55,16 @@ impl InputError {
     }
 }
 
+/// The first `max` bytes of `text`, cut back to a character boundary (`str::floor_char_boundary`
+/// is newer than memdir's minimum Rust).
+pub fn head_bytes(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// `64 KiB`, `4 MiB`, or bytes.
 pub fn format_bytes(bytes: u64) -> String {
     const KIB: u64 = 1024;

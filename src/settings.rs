@@ -48,6 +48,8 @@ struct LayerValues {
     recall_limits: RecallLimits,
     /// `enabledPlugins` sets the memdir plugin (`memdir@<marketplace>`) on (`Some(true)`) or off.
     memdir_plugin: Option<bool>,
+    /// `memdir.consolidate`: `Some(None)` says off, `Some(Some(every))` on.
+    consolidate: Option<Option<ConsolidateEvery>>,
     /// A local settings file that git tracks: anyone who can push to the project wrote it, so
     /// it is read as project settings (DESIGN §10).
     tracked_by_git: bool,
@@ -69,6 +71,24 @@ pub struct RecallLimits {
 pub const MAX_RECALL_MEMORIES: usize = 20;
 /// and with their body.
 pub const MAX_RECALL_BODIES: usize = 10;
+
+/// When the background consolidation runs (`memdir.consolidate`, DESIGN §7): at a session's
+/// end, once this many sessions ended and this many hours passed since the last one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConsolidateEvery {
+    pub sessions: u32,
+    pub hours: u32,
+}
+
+impl Default for ConsolidateEvery {
+    /// As Claude Code's own background consolidation waits: five sessions and a day.
+    fn default() -> Self {
+        ConsolidateEvery {
+            sessions: 5,
+            hours: 24,
+        }
+    }
+}
 
 /// Every settings layer that exists, highest precedence first.
 #[derive(Debug, Clone, Default)]
@@ -197,6 +217,12 @@ impl Settings {
             bodies: self.layers.iter().find_map(|l| l.recall_limits.bodies),
             sensitivity: self.layers.iter().find_map(|l| l.recall_limits.sensitivity),
         }
+    }
+
+    /// When the background consolidation runs, from the first layer that sets
+    /// `memdir.consolidate`; `None` (off) when none does.
+    pub fn consolidate(&self) -> Option<ConsolidateEvery> {
+        self.layers.iter().find_map(|l| l.consolidate).flatten()
     }
 
     /// The settings file that turns the memdir plugin on, when the first layer that names it
@@ -356,6 +382,40 @@ fn read_layer(
             (None, None)
         }
     };
+    let consolidate = match json.get("memdir").and_then(|m| m.get("consolidate")) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Bool(on)) => Some(on.then(ConsolidateEvery::default)),
+        Some(serde_json::Value::Object(parts)) => {
+            let mut every = ConsolidateEvery::default();
+            let mut fine = true;
+            for (key, slot) in [
+                ("sessions", &mut every.sessions),
+                ("hours", &mut every.hours),
+            ] {
+                match parts.get(key) {
+                    None | Some(serde_json::Value::Null) => {}
+                    Some(value) => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
+                        Some(n) => *slot = n,
+                        None => {
+                            wrong_type(
+                                &format!("memdir.consolidate.{key}"),
+                                "a whole number, 0 or more",
+                            );
+                            fine = false;
+                        }
+                    },
+                }
+            }
+            fine.then_some(Some(every))
+        }
+        Some(_) => {
+            wrong_type(
+                "memdir.consolidate",
+                "true, false or {\"sessions\": N, \"hours\": H}",
+            );
+            None
+        }
+    };
     let sync_auto = match json.get("memdir").and_then(|m| m.get("sync")) {
         None | Some(serde_json::Value::Null) => None,
         Some(sync) => match sync.get("auto") {
@@ -402,6 +462,7 @@ fn read_layer(
         sync_auto,
         recall_limits,
         memdir_plugin,
+        consolidate,
         tracked_by_git,
     })
 }

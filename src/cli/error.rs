@@ -7,6 +7,7 @@ use crate::memory::store::StoreError;
 use crate::paths::PathError;
 use crate::repo::RepoError;
 use crate::review::audit::AuditError;
+use crate::review::consolidate::ConsolidateError;
 use crate::review::promote::PromoteError;
 use crate::review::proposals::ProposalError;
 use crate::review::verify::VerifyError;
@@ -43,6 +44,8 @@ pub enum Error {
     Promote(#[from] PromoteError),
     #[error(transparent)]
     Proposal(#[from] ProposalError),
+    #[error(transparent)]
+    Consolidate(#[from] ConsolidateError),
     #[error(transparent)]
     History(#[from] crate::history::HistoryError),
     /// Auto memory is off; the text names the switch.
@@ -117,6 +120,7 @@ impl Error {
             Error::Audit(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Promote(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Proposal(e) if e.is_invalid_input() => EXIT_USAGE,
+            Error::Consolidate(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::History(e) if e.is_invalid_input() => EXIT_USAGE,
             Error::Store(_)
             | Error::Repo(_)
@@ -124,6 +128,7 @@ impl Error {
             | Error::Audit(_)
             | Error::Promote(_)
             | Error::Proposal(_)
+            | Error::Consolidate(_)
             | Error::History(_)
             | Error::Io { .. } => EXIT_FAILURE,
         }

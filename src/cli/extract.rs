@@ -416,5 +416,9 @@ fn hook(
         resolved.extract_model.clone(),
         extractor.spec(),
     );
-    Ok(worker::enqueue(resolved.dir(), &request)?)
+    worker::enqueue(resolved.dir(), &request)?;
+    if payload.hook_event_name.as_deref() == Some("SessionEnd") {
+        crate::cli::consolidate::session_ended(ctx, &resolved, payload)?;
+    }
+    Ok(())
 }

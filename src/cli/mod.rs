@@ -13,6 +13,7 @@ use crate::paths::{MemoryLocation, absolute_from, resolve_memory_dir};
 use crate::settings::{AutoMemory, Settings, auto_memory};
 
 pub mod completions;
+pub mod consolidate;
 pub mod context;
 pub mod diff;
 pub mod doctor;
@@ -144,6 +145,7 @@ pub enum Command {
     Review(review::ReviewArgs),
     Promote(promote::PromoteArgs),
     Proposals(proposals::ProposalsArgs),
+    Consolidate(consolidate::ConsolidateArgs),
     Search(search::SearchArgs),
     Recall(recall::RecallArgs),
     Mcp(mcp::McpArgs),
@@ -187,6 +189,7 @@ impl Cli {
             Command::Review(a) => a.json,
             Command::Promote(a) => a.json,
             Command::Proposals(a) => a.json,
+            Command::Consolidate(a) => a.json,
             Command::Search(a) => a.json,
             Command::Save(a) => a.json,
             Command::Edit(a) => a.json,
@@ -379,6 +382,8 @@ pub struct Resolved {
     pub recall_session_start: bool,
     /// What the prompt hook may add (`memdir.recall`).
     pub recall_limits: crate::settings::RecallLimits,
+    /// When the background consolidation runs (`memdir.consolidate`); `None`: it does not.
+    pub consolidate: Option<crate::settings::ConsolidateEvery>,
 }
 
 impl Ctx {
@@ -422,6 +427,7 @@ impl Ctx {
             recall_prompt: settings.recall_prompt(),
             recall_session_start: settings.recall_session_start(),
             recall_limits: settings.recall_limits(),
+            consolidate: settings.consolidate(),
             location,
         })
     }
@@ -576,6 +582,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Review(args) => review::run(&ctx, args, output),
         Command::Promote(args) => promote::run(&ctx, args, output),
         Command::Proposals(args) => proposals::run(&ctx, args, output),
+        Command::Consolidate(args) => consolidate::run(&ctx, args, output),
         Command::Search(args) => search::run(&ctx, args, output),
         Command::Recall(args) => recall::run(&ctx, args, output),
         Command::Mcp(args) => mcp::run(&ctx, args, output),

@@ -59,8 +59,12 @@ enum Asked {
 pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), Error> {
     if args.hook {
         return hook_mode::run(ctx, "recall --hook", output, |ctx, payload, output| {
+            let mut notice = None;
             let (event, text) = match payload.hook_event_name.as_deref() {
-                Some("SessionStart") => ("SessionStart", session_start(ctx, &payload, output)?),
+                Some("SessionStart") => (
+                    "SessionStart",
+                    session_start(ctx, &payload, &mut notice, output)?,
+                ),
                 _ => {
                     let Some(prompt) = payload.prompt.as_deref() else {
                         return Err(Error::Usage("the payload has no prompt".into()));
@@ -78,12 +82,17 @@ pub fn run(ctx: &Ctx, args: &RecallArgs, output: &mut Output<'_>) -> Result<(), 
             // Memories are text others wrote (a teammate, an agent): they must not pass for the
             // harness's own tags, as Claude Code makes sure of for the memory index it loads.
             let text = crate::stack::neutralize::neutralize_tags(&text);
-            output.json(&serde_json::json!({
+            let mut answer = serde_json::json!({
                 "hookSpecificOutput": {
                     "hookEventName": event,
                     "additionalContext": text,
                 }
-            }))
+            });
+            // Shown to the person, not only to the model.
+            if let Some(notice) = notice {
+                answer["systemMessage"] = notice.into();
+            }
+            output.json(&answer)
         });
     }
     let asked = if args.json { Asked::Json } else { Asked::Text };
@@ -122,12 +131,14 @@ fn note_added(
     Ok(())
 }
 
-/// What SessionStart adds: the team memory index, and notes on the memories of the loaded index
-/// that `verify` last found stale, each unless the session (resumed) has it already. A context
-/// cleared or compacted has lost what recall added: its record starts over.
+/// What SessionStart adds: the team memory index, notes on the memories of the loaded index
+/// that `verify` last found stale, and the line saying a background consolidation is ready
+/// (also in `notice`, for the person), each unless the session (resumed) has it already. A
+/// context cleared or compacted has lost what recall added: its record starts over.
 fn session_start(
     ctx: &Ctx,
     payload: &HookPayload,
+    notice: &mut Option<String>,
     output: &mut Output<'_>,
 ) -> Result<Option<String>, Error> {
     let resolved = ctx.resolve(output)?;
@@ -141,12 +152,23 @@ fn session_start(
     {
         output.warn(&format!("{}: {e}", file.display()))?;
     }
-    if !resolved.recall_session_start {
-        return Ok(None);
-    }
     let (mut held, already) = held(record.as_deref());
     let mut parts = Vec::new();
     let mut labels = Vec::new();
+    if has_repository
+        && let Some((line, label)) = crate::cli::consolidate::ready_notice(dir)?
+        && !already.contains(&label)
+    {
+        parts.push(line.clone());
+        labels.push(label);
+        *notice = Some(line);
+    }
+    if !resolved.recall_session_start {
+        if !parts.is_empty() {
+            note_added(held.as_mut(), &labels, output)?;
+        }
+        return Ok((!parts.is_empty()).then(|| parts.join("\n\n")));
+    }
     let stores = ctx.env.var_str("CLAUDE_MEMORY_STORES");
     if !already.contains(TEAM_INDEX_LABEL)
         && !claude_code_loads(&crate::paths::team_dir(dir), stores.as_deref())

@@ -10,12 +10,13 @@ use crate::stack::Scope;
 /// Audit auto memory, team memory and the instruction files, and propose what to do with each.
 ///
 /// Groups: promote to project conventions, promote to personal instructions, promote to team
-/// memory, clean up (secret, stale, relative date, duplicate, derivable, long index line),
-/// ambiguous, no action. Nothing is changed.
+/// memory, clean up (secret, stale, expired, contradicted, relative date, duplicate, derivable,
+/// long index line), ambiguous, no action; each proposal with the command that carries it out.
+/// Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// Print JSON: {proposals: [{group, kind, layer, name | path, target, reason}]}, in the
-    /// order of the groups above.
+    /// Print JSON: {proposals: [{group, kind, layer, name | path, target, reason, command}]},
+    /// in the order of the groups above.
     #[arg(long)]
     pub json: bool,
 }
@@ -39,6 +40,7 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
         project_root: &project_root,
         personal_file: ctx.env.config_dir()?.join("CLAUDE.md"),
         instructions: &instructions,
+        today: ctx.env.today()?,
     };
     let review = audit(&inputs)?;
     for problem in &review.unreadable {
@@ -57,8 +59,8 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
     output.painted(&report(&proposals, output.verbose))
 }
 
-/// The report a person acts on: one section per group, each proposal with its reason and, for
-/// promotions, the command that proposes the change.
+/// The report a person acts on: one section per group, each proposal with its reason and the
+/// command that carries it out.
 fn report(proposals: &[Proposal], verbose: bool) -> Painted {
     let mut out = Painted::new();
     if proposals.is_empty() {
@@ -91,14 +93,14 @@ fn report(proposals: &[Proposal], verbose: bool) -> Painted {
                 .map(|k| format!("{}: ", k.name()))
                 .unwrap_or_default();
             out.plain(&format!("  {what} — {kind}{}\n", p.reason));
-            if let Some(command) = p.promote_command() {
+            if let Some(command) = &p.command {
                 let target = p
                     .target
                     .as_ref()
                     .map(|t| format!(" (into {})", t.display()))
                     .unwrap_or_default();
                 out.plain("      ")
-                    .styled(style::COMMAND, &command)
+                    .styled(style::COMMAND, command)
                     .plain(&format!("{target}\n"));
             }
         }

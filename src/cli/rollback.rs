@@ -5,7 +5,7 @@
 use crate::Error;
 use crate::cli::written::{Changed, written_json};
 use crate::cli::{Ctx, Output, short, validate_session};
-use crate::history::WentBack;
+use crate::history::{MemoryChange, WentBack};
 use crate::repo::MemoryRepo;
 
 /// Make a new commit whose files are exactly those of an earlier commit.
@@ -33,6 +33,23 @@ pub fn run(ctx: &Ctx, args: &RollbackArgs, output: &mut Output<'_>) -> Result<()
     report(output, &store.repo, &went, &headline, args.json, extra)
 }
 
+/// The memories a change added, changed and removed, as every write names them.
+fn changed(changes: &[MemoryChange]) -> Vec<Changed<'_>> {
+    changes
+        .iter()
+        .map(|c| Changed {
+            name: &c.name,
+            memory_type: c.memory_type.as_deref().and_then(|t| t.parse().ok()),
+            change: c.change.as_str(),
+        })
+        .collect()
+}
+
+/// The memories a change added, changed and removed, as JSON: `[{name, type, file, change}]`.
+pub fn memories_json(changes: &[MemoryChange]) -> Vec<serde_json::Value> {
+    crate::cli::written::memories_json(&changed(changes))
+}
+
 /// Tell what happened: the adoption first, then the headline, each memory changed and the new
 /// commit (or that nothing changed). With `json`, what every write prints (`commits`: what it
 /// adopted, then its own commit, none when nothing changed; `memories`: {name, type, file,
@@ -46,16 +63,7 @@ pub fn report(
     extra: serde_json::Value,
 ) -> Result<(), Error> {
     if json {
-        let memories: Vec<Changed> = went
-            .changes
-            .iter()
-            .map(|c| Changed {
-                name: &c.name,
-                memory_type: c.memory_type.as_deref().and_then(|t| t.parse().ok()),
-                change: c.change.as_str(),
-            })
-            .collect();
-        let mut value = written_json(repo, &went.adoption, went.commit, &memories)?;
+        let mut value = written_json(repo, &went.adoption, went.commit, &changed(&went.changes))?;
         value["index_changed"] = went.index_changed.into();
         value["conflicts"] = went
             .conflicts

@@ -79,7 +79,8 @@ pub fn written_json(
     Ok(json!({ "commits": commits, "memories": memories_json(memories) }))
 }
 
-fn memories_json(memories: &[Changed<'_>]) -> Vec<Value> {
+/// The memories changed, as every write shows them: `[{name, type, file, change}]`.
+pub fn memories_json(memories: &[Changed<'_>]) -> Vec<Value> {
     memories
         .iter()
         .map(|m| {

@@ -58,9 +58,8 @@ pub fn rollback(
 }
 
 /// Make the work tree and a new commit hold `wanted` (its memory files; anything else must be
-/// as HEAD has it), and tell what changed. Topic files first, deletions next, the index last:
-/// a crash leaves orphans, never an index line naming a missing file. A commit is made even
-/// when no file changes (an undo must still be recorded).
+/// as HEAD has it), and tell what changed ([`Store::commit_to_tree`]: in crash order, and a
+/// commit even when no file changes, as an undo must still be recorded).
 pub(crate) fn commit_tree(
     store: &mut Store,
     mut state: State,
@@ -70,26 +69,7 @@ pub(crate) fn commit_tree(
     conflicts: Vec<crate::memory::merge::Conflict>,
 ) -> Result<WentBack, HistoryError> {
     let before = state.tree.clone();
-    let mut contents = Vec::new();
-    for (name, (kind, id)) in wanted {
-        if state.tree.get(name) != wanted.get(name) && is_memory_file(name, *kind) {
-            contents.push((
-                String::from_utf8_lossy(name).into_owned(),
-                Some(store.repo.blob(*id)?),
-            ));
-        }
-    }
-    for (name, (kind, _)) in &state.tree {
-        if !wanted.contains_key(name) && is_memory_file(name, *kind) {
-            contents.push((String::from_utf8_lossy(name).into_owned(), None));
-        }
-    }
-    contents.sort_by_key(|(name, bytes)| (name == INDEX_FILE, bytes.is_none()));
-    let steps: Vec<(&str, Option<&[u8]>, &str)> = contents
-        .iter()
-        .map(|(name, bytes)| (name.as_str(), bytes.as_deref(), ""))
-        .collect();
-    let commit = store.write_and_commit(&mut state, &steps, message)?;
+    let commit = store.commit_to_tree(&mut state, wanted, is_memory_file, message)?;
     let (changes, index_changed) = changes_between(&store.repo, &before, &state.tree)?;
     Ok(WentBack {
         commit: Some(commit),

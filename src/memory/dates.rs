@@ -6,7 +6,8 @@
 //! then the one a week later ("on Fridays" and a bare "周五" are left alone: as often habits as dates); "下周五" means the Friday of the next calendar week (Monday-based), as
 //! Chinese reads it; "next week" is "the week of <its Monday>", "last week" the one before;
 //! "last/this/next quarter" is `Q4 2025` (上个季度: `2025年Q4`), "last month" `2026-02`, "end of
-//! (next) month / quarter" its last day. The phrase is replaced by the date.
+//! (next) month / quarter" (下个月底) its last day; "last Friday" is the latest Friday before the
+//! message's date. The phrase is replaced by the date.
 
 use std::sync::LazyLock;
 
@@ -88,14 +89,14 @@ fn ymd(date: NaiveDate) -> String {
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>(?:tomorrow|tmrw|tomorow|tommorow|tommorrow)(?:\s+(?:eod|end of (?:the )?day|morning|evening|night))?)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<quarter>(?P<qrel>last|previous|this|next|coming) quarter)|(?P<eoq>end of (?:the |this )?quarter|eoq)|(?P<eonm>end of next month)|(?P<lastmonth>last month)|(?P<lastweek>last week)|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
+        r"(?i)\b(?:(?P<dayafter>the day after tomorrow)|(?P<today>today|tonight|this evening|this morning|end of (?:the )?day|eod)|(?P<tomorrow>(?:tomorrow|tmrw|tomorow|tommorow|tommorrow)(?:\s+(?:eod|end of (?:the )?day|morning|evening|night))?)|(?P<yesterday>yesterday)|(?P<rel>next|this|coming|on|by|until|till|before)\s+(?P<wd>{WEEKDAYS_EN})\b(?P<plural>s)?|(?P<last>last|previous)\s+(?P<lwd>{WEEKDAYS_EN})\b|(?P<quarter>(?P<qrel>last|previous|this|next|coming) quarter)|(?P<eoq>(?:the )?end of (?:the |this )?quarter|eoq)|(?P<eonm>(?:the )?end of next month)|(?P<lastmonth>last month)|(?P<lastweek>last week)|(?P<nextweek>next week)|(?P<thisweek>this week)|(?P<eow>(?:the )?end of (?:the |this )?week|eow)|(?P<nextmonth>next month)|(?P<eom>(?:the )?end of (?:the |this )?month|eom)|in (?P<n>\d{{1,3}}|one|two|three|four|five|six|seven|ten) (?P<unit>days?|weeks?))\b"
     ))
     .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
 
 static CHINESE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?P<prev>上个?(?:周|星期|礼拜))(?P<pwd>[一二三四五六日天])|(?P<lastweek>上(?:个)?(?:周|星期|礼拜))(?P<weekend>末)?|(?P<lastq>上(?:个)?季度)|(?P<thisq>(?:本|这个?)季度)|(?P<nextq>下(?:个)?季度)|(?P<eoq>季度末|季末)|(?P<lastmonth>上个月)|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<nextmonth>下(?:个)?月)|(?P<eom>月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
+        r"(?P<dayafter>后天)|(?P<today>今天|今晚|今日)|(?P<tomorrow>明天|明日)|(?P<yesterday>昨天)|(?P<next>下个?(?:周|星期|礼拜))(?P<nwd>[一二三四五六日天])|(?P<this>(?:这|本)(?:个)?(?:周|星期|礼拜))(?P<twd>[一二三四五六日天])|(?P<prev>上个?(?:周|星期|礼拜))(?P<pwd>[一二三四五六日天])|(?P<lastweek>上(?:个)?(?:周|星期|礼拜))(?P<weekend>末)?|(?P<lastq>上(?:个)?季度)|(?P<thisq>(?:本|这个?)季度)|(?P<nextq>下(?:个)?季度)|(?P<eoq>季度末|季末)|(?P<lastmonth>上个月)|(?P<nextweek>下(?:个)?(?:周|星期|礼拜))|(?P<eonm>下(?:个)?月底)|(?P<nextmonth>下(?:个)?月)|(?P<eom>(?:本|这个?)?月底)|(?P<n>\d{1,3})\s*(?P<unit>天|周)(?:后|之后|以后)",
     )
     .unwrap_or_else(|e| panic!("date pattern: {e}"))
 });
@@ -126,20 +127,69 @@ pub fn relative_phrase(text: &str) -> Option<String> {
             c.name("rel")
                 .is_none_or(|rel| !rel.as_str().eq_ignore_ascii_case("on"))
         })
-        .find(|c| english_date(c, date) != c[0])
+        .find(|c| english_date(c, date) != c[0] && !in_a_habit(text, c))
         .or_else(|| {
             CHINESE
                 .captures_iter(text)
-                .find(|c| chinese_date(c, date) != c[0])
+                .find(|c| chinese_date(c, date) != c[0] && !in_a_habit(text, c))
         })
         .map(|c| c[0].to_string())
 }
 
+/// A sentence that says what happens every time ("每周五发周报：本周完成、下周计划", "Who's
+/// on call this week: check PagerDuty") names a week or a day of any week, not one date.
+/// "Every" counts before a span of time or a day ("every Sunday", "each sprint"), not before
+/// anything ("every training job").
+static HABIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|morning|afternoon|evening|night|week(?:day|end)?|month|quarter|sprint|release|standup|time|(?:{WEEKDAYS_EN})s?)\b|\b(?:weekly|daily|nightly|monthly|who(?:'s| is)|whoever)\b|每周|每天|每日|每月|每次|周报|日报|月报"
+    ))
+    .unwrap_or_else(|e| panic!("date pattern: {e}"))
+});
+
+/// A text that names a day of every week ("refreshed every Sunday", "weekly"): a bare day of
+/// the week anywhere in it ("gone by Monday") is that week's, whichever week it is.
+static WEEKLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:every|each)\s+(?:other\s+)?(?:{WEEKDAYS_EN})s?\b|\bweekly\b|\bon (?:{WEEKDAYS_EN})s\b|每周"
+    ))
+    .unwrap_or_else(|e| panic!("date pattern: {e}"))
+});
+
+/// Whether the sentence a phrase stands in says what happens every time, or the phrase is a
+/// bare day of the week ("by Monday") in a text about something every week.
+fn in_a_habit(text: &str, c: &Captures<'_>) -> bool {
+    let Some(whole) = c.get(0) else {
+        return false;
+    };
+    if c.name("wd").is_some() && WEEKLY.is_match(text) {
+        return true;
+    }
+    let ends = |ch: char| matches!(ch, '.' | '!' | '?' | '\n' | '。' | '！' | '？');
+    let start = text[..whole.start()].rfind(ends).map_or(0, |i| i + 1);
+    let end = text[whole.end()..]
+        .find(ends)
+        .map_or(text.len(), |i| whole.end() + i);
+    HABIT.is_match(&text[start..end])
+}
+
 /// `text` with its relative dates replaced by absolute ones, as of `date`.
 pub fn absolutize(text: &str, date: NaiveDate) -> String {
-    let english = ENGLISH.replace_all(text, |c: &Captures<'_>| english_date(c, date));
+    let english = ENGLISH.replace_all(text, |c: &Captures<'_>| {
+        if in_a_habit(text, c) {
+            c[0].to_string()
+        } else {
+            english_date(c, date)
+        }
+    });
     CHINESE
-        .replace_all(&english, |c: &Captures<'_>| chinese_date(c, date))
+        .replace_all(&english, |c: &Captures<'_>| {
+            if in_a_habit(&english, c) {
+                c[0].to_string()
+            } else {
+                chinese_date(c, date)
+            }
+        })
         .into_owned()
 }
 
@@ -175,6 +225,14 @@ fn english_date(c: &Captures<'_>, date: NaiveDate) -> String {
             "next" | "this" | "coming" => ymd(target),
             _ => format!("{} {}", rel, ymd(target)),
         };
+    }
+    if let Some(day) = c.name("lwd").and_then(|wd| weekday_en(wd.as_str())) {
+        // "Last Tuesday" is the latest Tuesday before the day it was said.
+        let back = match date.weekday().days_since(day) {
+            0 => 7,
+            back => back,
+        };
+        return ymd(date - Days::new(u64::from(back)));
     }
     if let Some(rel) = c.name("qrel") {
         let delta = match rel.as_str().to_ascii_lowercase().as_str() {
@@ -261,6 +319,11 @@ fn chinese_date(c: &Captures<'_>, date: NaiveDate) -> String {
         }
     } else if c.name("lastmonth").is_some() {
         return last_month(date).unwrap_or_else(|| whole.to_string());
+    } else if c.name("eonm").is_some() {
+        match date.checked_add_months(Months::new(1)) {
+            Some(next) => last_of_month(next),
+            None => return whole.to_string(),
+        }
     } else if c.name("nextweek").is_some() {
         return format!("{}当周", ymd(monday_of(date) + Duration::days(7)));
     } else if c.name("nextmonth").is_some() {
@@ -346,6 +409,17 @@ mod tests {
             absolutize("broke last week", d),
             "broke the week of 2026-02-23"
         );
+        // The latest such day before it was said; "the end of" goes with its date.
+        assert_eq!(absolutize("rotated last Tuesday", d), "rotated 2026-03-03");
+        assert_eq!(absolutize("last Thursday", d), "2026-02-26");
+        assert_eq!(
+            absolutize("clean it up by the end of this month", d),
+            "clean it up by 2026-03-31"
+        );
+        assert_eq!(
+            absolutize("slot is at the end of next month", d),
+            "slot is at 2026-04-30"
+        );
     }
 
     #[test]
@@ -394,6 +468,31 @@ mod tests {
             None
         );
         assert_eq!(relative_phrase("Never deploy on Friday."), None);
+        // What happens every week is no date; "every" before anything else is.
+        assert_eq!(relative_phrase("每周五发周报：本周完成、下周计划"), None);
+        assert_eq!(
+            relative_phrase(
+                "Staging is refreshed every Sunday, so seeds are gone by Monday.\n\n**Why:** Anything we seed there is gone by Monday."
+            ),
+            None
+        );
+        assert_eq!(
+            relative_phrase(
+                "Hive tables go read-only next Friday, so every training job must move before then."
+            ),
+            Some("next Friday".into())
+        );
+        assert_eq!(
+            relative_phrase("Who's on call this week: check PagerDuty"),
+            None
+        );
+        assert_eq!(
+            absolutize(
+                "Who's on call this week: check PagerDuty",
+                day("2026-03-05")
+            ),
+            "Who's on call this week: check PagerDuty"
+        );
         assert_eq!(
             relative_phrase("Never deploy on Friday; ship it by Friday"),
             Some("by Friday".into())
@@ -410,6 +509,14 @@ mod tests {
         assert_eq!(absolutize("本周五截止", d), "2026-03-06截止");
         assert_eq!(absolutize("下个月上线", day("2026-12-31")), "2027-01上线");
         assert_eq!(absolutize("月底交付", day("2026-02-03")), "2026-02-28交付");
+        assert_eq!(
+            absolutize("下个月底交付", day("2026-12-03")),
+            "2027-01-31交付"
+        );
+        assert_eq!(
+            absolutize("本月底交付", day("2026-02-03")),
+            "2026-02-28交付"
+        );
         assert_eq!(absolutize("上个季度定的方案", d), "2025年Q4定的方案");
         assert_eq!(absolutize("下季度上线", d), "2026年Q2上线");
         assert_eq!(

@@ -2,6 +2,7 @@
 //! load-time truncation, and the store that turns every two-step save into one commit (§4).
 
 pub mod age;
+pub mod calendar;
 pub mod catalog;
 pub mod dates;
 pub mod diff;

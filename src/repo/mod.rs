@@ -49,7 +49,7 @@ pub use durable::{Syncing, start_sync, sync_dir, sync_files};
 pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
 pub use project::{TrackedFile, in_bare_repository, is_tracked, tracked_files};
-pub use target_repo::{TargetHead, TargetRepo};
+pub use target_repo::{FileEdit, TargetHead, TargetRepo};
 pub use tree_filter::refused_name;
 pub use worktree::{WorktreeIndex, entry_stat, file_stat};
 

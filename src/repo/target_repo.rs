@@ -12,6 +12,10 @@ use crate::repo::commit::{commit_object, fanout_folders, loose_files, move_ref, 
 use crate::repo::loose::LooseWriter;
 use crate::repo::{RepoError, git_error, is_ancestor, sync_files};
 
+/// A file of a tree edit: its slash-separated path, and its kind and content, or `None` to
+/// remove it.
+pub type FileEdit<'a> = (&'a str, Option<(EntryKind, &'a [u8])>);
+
 /// What HEAD of a promotion's target repository names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TargetHead {
@@ -251,12 +255,32 @@ impl TargetRepo {
         base: ObjectId,
         files: &[(&str, EntryKind, &[u8])],
     ) -> Result<(ObjectId, StagedObjects), RepoError> {
+        let changes: Vec<FileEdit<'_>> = files
+            .iter()
+            .map(|(path, kind, bytes)| (*path, Some((*kind, *bytes))))
+            .collect();
+        self.tree_with_changes(base, &changes)
+    }
+
+    /// [`TargetRepo::tree_with_files`], where a file without content (`None`) is removed.
+    pub fn tree_with_changes(
+        &self,
+        base: ObjectId,
+        files: &[FileEdit<'_>],
+    ) -> Result<(ObjectId, StagedObjects), RepoError> {
         let base_tree = self.tree_and_parents(base)?.0;
         let mut staged = StagedObjects::default();
         let mut editor = self.repo.edit_tree(base_tree).map_err(|e| self.err(e))?;
-        for (path, kind, bytes) in files {
-            let blob = staged.stage(&self.repo, Kind::Blob, bytes)?;
-            editor.upsert(*path, *kind, blob).map_err(|e| self.err(e))?;
+        for (path, content) in files {
+            match content {
+                Some((kind, bytes)) => {
+                    let blob = staged.stage(&self.repo, Kind::Blob, bytes)?;
+                    editor.upsert(*path, *kind, blob).map_err(|e| self.err(e))?;
+                }
+                None => {
+                    editor.remove(*path).map_err(|e| self.err(e))?;
+                }
+            }
         }
         let protect = self.protect_options();
         // The plumbing editor hands over each changed tree to write (gix's own writes it at

@@ -1,10 +1,13 @@
 //! The audit behind `memdir review` (DESIGN §7): every memory of the auto and team layers, and
 //! every instruction file Claude Code loads, each given exactly one proposal.
 //!
-//! Clean-up comes first, in this order: a secret, a stale path or symbol (`verify`), a relative
-//! date, a duplicate (of another memory, or of what an instruction file already says), content
-//! derivable from the code, an index line over the cap. A memory with any of these is never
-//! proposed for promotion. The rest: who the person is and how they like to work goes to their
+//! Clean-up comes first, in this order: a secret, a stale path or symbol (`verify`), a
+//! time-bound memory whose date passed, one a newer memory contradicts, a relative date, a
+//! duplicate (of another memory — the same fact, identifiers agreeing — or of what an
+//! instruction file already says), content derivable from the code, an index line over the cap.
+//! The memories are compared as consolidation compares them ([`crate::review::consolidate`]),
+//! within each layer. A memory with any of these is never proposed for promotion. Every
+//! proposal that calls for an action carries the command that carries it out. The rest: who the person is and how they like to work goes to their
 //! personal instructions; a standing rule for this project to its `CLAUDE.md`; shared knowledge
 //! (pointers, owners, decisions with reasons) to team memory; what cannot be placed is ambiguous;
 //! what is fine where it is needs no action.
@@ -13,6 +16,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use chrono::NaiveDate;
 use regex::Regex;
 
 use crate::memory::catalog::{FileProblem, list_memories, read_index_lossy};
@@ -21,6 +25,7 @@ use crate::memory::index::{Index, MAX_LINE_UNITS};
 use crate::memory::statement::{Fingerprint, is_derivable};
 use crate::memory::store::{INDEX_FILE, StoreError};
 use crate::memory::taxonomy::{MemoryType, conflict_copy_of};
+use crate::review::consolidate;
 use crate::review::verify::{Status, Subject, VerifyError, verify};
 
 /// Why an audit could not be made.
@@ -87,6 +92,8 @@ pub enum CleanUp {
     /// The other side of a conflict a sync kept, to finish with `resolve`.
     Conflict,
     Stale,
+    Expired,
+    Contradicted,
     RelativeDate,
     Duplicate,
     Derivable,
@@ -99,6 +106,8 @@ impl CleanUp {
             CleanUp::Secret => "secret",
             CleanUp::Conflict => "conflict",
             CleanUp::Stale => "stale",
+            CleanUp::Expired => "expired",
+            CleanUp::Contradicted => "contradicted",
             CleanUp::RelativeDate => "relative date",
             CleanUp::Duplicate => "duplicate",
             CleanUp::Derivable => "derivable",
@@ -108,7 +117,7 @@ impl CleanUp {
 }
 
 /// Where the audited thing lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layer {
     AutoMemory,
@@ -133,15 +142,34 @@ pub struct Proposal {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<PathBuf>,
     pub reason: String,
+    /// The command that carries it out: `memdir promote NAME --to team`, `memdir
+    /// consolidate` (which proposes merges, drops and rewrites as a branch to look at and
+    /// apply), `memdir rm NAME`; none for an instruction file, an ambiguous memory or no
+    /// action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 impl Proposal {
-    /// The command that carries out a promotion proposal (`memdir promote NAME --to team`);
-    /// `None` for the other groups and for an instruction file.
-    pub fn promote_command(&self) -> Option<String> {
-        let to = self.group.promote_to()?;
-        let name = self.memory.as_ref()?;
-        Some(format!("memdir promote {name} --to {to}"))
+    /// The command that carries out this proposal, for its group and kind.
+    fn with_command(mut self) -> Proposal {
+        let Some(name) = self.memory.as_deref() else {
+            return self;
+        };
+        let team = if self.layer == Layer::TeamMemory {
+            " --team"
+        } else {
+            ""
+        };
+        self.command = match (self.group.promote_to(), self.kind) {
+            (Some(to), _) => Some(format!("memdir promote {name} --to {to}")),
+            (None, Some(CleanUp::Secret | CleanUp::Stale | CleanUp::Derivable)) => {
+                Some(format!("memdir{team} rm {name}"))
+            }
+            (None, Some(_)) => Some(format!("memdir{team} consolidate")),
+            (None, None) => None,
+        };
+        self
     }
 }
 
@@ -164,6 +192,8 @@ pub struct Inputs<'a> {
     pub personal_file: PathBuf,
     /// The instruction files Claude Code loads for this project.
     pub instructions: &'a [InstructionFile],
+    /// Today, for time-bound memories.
+    pub today: NaiveDate,
 }
 
 /// A memory as the audit sees it.
@@ -174,8 +204,10 @@ struct Entry {
     /// Description and body.
     text: String,
     index_line: Option<String>,
-    /// Of its statement, for duplicates.
+    /// Of its statement, for a line an instruction file already has.
     fingerprint: Fingerprint,
+    /// As consolidation reads it.
+    memory: consolidate::Memory,
 }
 
 /// The memories of one layer; files that cannot be read go to `unreadable` (named as from the
@@ -200,23 +232,79 @@ fn read_layer(
         file: format!("{prefix}{}", p.file),
         problem: p.problem,
     }));
+    // When each was last saved, from history (none without one).
+    let saved =
+        crate::memory::age::last_saved(&crate::repo::history_of(dir).map_err(StoreError::from)?);
     let mut out = Vec::new();
     for memory in listing.memories {
-        let text = format!(
-            "{}\n{}",
-            memory.description.unwrap_or_default(),
-            memory.body
-        );
+        let description = memory.description.unwrap_or_default();
+        let text = format!("{description}\n{}", memory.body);
         out.push(Entry {
             layer,
             index_line: lines.get(&memory.file).cloned(),
             fingerprint: Fingerprint::of(first_statement(&text)),
+            memory: consolidate::Memory {
+                name: memory.name.clone(),
+                memory_type: memory.memory_type,
+                description,
+                title: memory.title,
+                body: memory.body,
+                text: String::new(),
+                saved: saved.get(&memory.name).copied(),
+            },
             text,
             memory_type: memory.memory_type,
             name: memory.name,
         });
     }
     Ok(out)
+}
+
+/// What consolidation finds among one layer's memories, as clean-up proposals by name: expired,
+/// contradicted by a newer one, or a duplicate of another (all of a group but its first).
+fn consolidation_findings(
+    memories: &[consolidate::Memory],
+    today: NaiveDate,
+) -> HashMap<String, (CleanUp, String)> {
+    let findings = consolidate::find(memories, today);
+    let mut out = HashMap::new();
+    for (i, expiry) in &findings.expired {
+        out.insert(
+            memories[*i].name.clone(),
+            (
+                CleanUp::Expired,
+                format!(
+                    "time-bound (\"{}\"): {} has passed",
+                    expiry.evidence,
+                    crate::memory::calendar::format_date(expiry.date)
+                ),
+            ),
+        );
+    }
+    for c in &findings.contradictions {
+        out.entry(memories[c.older].name.clone()).or_insert((
+            CleanUp::Contradicted,
+            format!(
+                "{}, saved later, gives the same subject another value: the newer stays",
+                memories[c.newer].name
+            ),
+        ));
+    }
+    for group in &findings.duplicates {
+        let Some((first, rest)) = group.split_first() else {
+            continue;
+        };
+        for &i in rest {
+            out.entry(memories[i].name.clone()).or_insert((
+                CleanUp::Duplicate,
+                format!(
+                    "states the same fact as {}, which consolidation merges it into, keeping every distinct detail",
+                    memories[*first].name
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// What a review found: one proposal per memory and per instruction-file problem, and the
@@ -263,8 +351,19 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
                 .map(move |(n, l)| (f.path.as_path(), n + 1, Fingerprint::of(l)))
         })
         .collect();
+    let mut consolidation = HashMap::new();
+    for layer in [Layer::AutoMemory, Layer::TeamMemory] {
+        let of_layer: Vec<consolidate::Memory> = entries
+            .iter()
+            .filter(|e| e.layer == layer)
+            .map(|e| e.memory.clone())
+            .collect();
+        for (name, finding) in consolidation_findings(&of_layer, inputs.today) {
+            consolidation.insert((layer, name), finding);
+        }
+    }
     let mut proposals = Vec::new();
-    for (i, entry) in entries.iter().enumerate() {
+    for entry in &entries {
         let clean = |kind: CleanUp, reason: String| Proposal {
             group: Group::CleanUp,
             kind: Some(kind),
@@ -273,7 +372,10 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
             path: None,
             target: None,
             reason,
+            command: None,
         };
+        let found = consolidation.get(&(entry.layer, entry.name.clone()));
+        let before_dates = found.filter(|(kind, _)| *kind < CleanUp::RelativeDate);
         let proposal = if let Some(kind) = crate::secrets::find(&entry.text) {
             clean(
                 CleanUp::Secret,
@@ -283,13 +385,17 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
             clean(CleanUp::Conflict, resolution(entry, memory, &entries))
         } else if let Some(evidence) = stale.get(entry.name.as_str()) {
             clean(CleanUp::Stale, evidence.join("; "))
+        } else if let Some((kind, reason)) = before_dates {
+            clean(*kind, reason.clone())
         } else if let Some(phrase) = relative_phrase(&entry.text) {
             clean(
                 CleanUp::RelativeDate,
                 format!("says \"{phrase}\": write the absolute date"),
             )
-        } else if let Some(reason) = duplicate(entry, &entries[..i], &instruction_lines) {
+        } else if let Some(reason) = in_instructions(entry, &instruction_lines) {
             clean(CleanUp::Duplicate, reason)
+        } else if let Some((kind, reason)) = found {
+            clean(*kind, reason.clone())
         } else if is_derivable(first_statement(&entry.text)) {
             clean(
                 CleanUp::Derivable,
@@ -310,7 +416,7 @@ pub fn audit(inputs: &Inputs<'_>) -> Result<Review, AuditError> {
         } else {
             placement(entry, inputs)
         };
-        proposals.push(proposal);
+        proposals.push(proposal.with_command());
     }
     proposals.extend(instruction_problems(inputs, &stale));
     Ok(Review {
@@ -368,28 +474,15 @@ fn first_statement(text: &str) -> &str {
         .trim()
 }
 
-/// Whether the memory repeats an earlier memory or a line of an instruction file.
-fn duplicate(
+/// Whether the memory repeats a line of an instruction file.
+fn in_instructions(
     entry: &Entry,
-    earlier: &[Entry],
     instruction_lines: &[(&Path, usize, Fingerprint)],
 ) -> Option<String> {
-    if let Some((path, line, _)) = instruction_lines
+    instruction_lines
         .iter()
         .find(|(_, _, l)| entry.fingerprint.similarity(l) >= 0.7)
-    {
-        return Some(format!(
-            "{} already says this (line {line})",
-            path.display()
-        ));
-    }
-    earlier
-        .iter()
-        .find(|other| {
-            other.memory_type == entry.memory_type
-                && entry.fingerprint.similarity(&other.fingerprint) >= 0.6
-        })
-        .map(|other| format!("repeats memory {}", other.name))
+        .map(|(path, line, _)| format!("{} already says this (line {line})", path.display()))
 }
 
 static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -442,6 +535,7 @@ fn placement(entry: &Entry, inputs: &Inputs<'_>) -> Proposal {
         path: None,
         target,
         reason: reason.to_string(),
+        command: None,
     };
     let project_file = inputs.project_root.join("CLAUDE.md");
     let team = crate::paths::team_dir(inputs.memory_dir);
@@ -526,6 +620,7 @@ fn instruction_problems(inputs: &Inputs<'_>, stale: &HashMap<&str, &[String]>) -
             path: Some(file.path.clone()),
             target: None,
             reason,
+            command: None,
         };
         if let Some(kind) = crate::secrets::find(&file.content) {
             out.push(problem(
@@ -552,6 +647,15 @@ mod tests {
             text: text.into(),
             index_line: None,
             fingerprint: Fingerprint::of(text),
+            memory: consolidate::Memory {
+                name: name.into(),
+                memory_type: None,
+                description: String::new(),
+                title: None,
+                body: text.into(),
+                text: String::new(),
+                saved: None,
+            },
         }
     }
 

@@ -4,6 +4,7 @@
 //! instruction file itself.
 
 pub mod audit;
+pub mod consolidate;
 pub mod promote;
 pub mod proposals;
 pub mod rule;

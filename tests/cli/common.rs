@@ -303,6 +303,8 @@ impl TestEnv {
                 "MEMDIR_MANAGED_DIR".to_string(),
                 root.join("managed").display().to_string(),
             ),
+            // Today, for what judges dates (expired memories, a consolidation's branch).
+            ("MEMDIR_TODAY".to_string(), "2026-03-05".to_string()),
         ];
         TestEnv {
             _root: root_dir,
@@ -505,6 +507,36 @@ impl TestEnv {
             "Backend engineer",
             "I own the deploy scripts.",
         )
+    }
+
+    /// `memdir save` (with `--title` when given) committed at `time` (RFC 3339), as if saved
+    /// then; required to succeed.
+    pub fn save_at(
+        &self,
+        time: &str,
+        memory_type: &str,
+        name: &str,
+        description: &str,
+        body: &str,
+        title: Option<&str>,
+    ) {
+        let mut args = save_args(memory_type, name, description, body);
+        if let Some(title) = title {
+            args.extend(["--title", title]);
+        }
+        let out = self
+            .command()
+            .args(&args)
+            .env("GIT_AUTHOR_DATE", time)
+            .env("GIT_COMMITTER_DATE", time)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("memdir runs");
+        assert!(
+            out.status.success(),
+            "save {name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// `memdir save` with a body, required to succeed.

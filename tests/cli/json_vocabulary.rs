@@ -212,7 +212,10 @@ fn commands() -> Vec<(String, bool)> {
 
 #[test]
 fn every_command_with_json_speaks_one_vocabulary() {
-    let env = TestEnv::new();
+    let mut env = TestEnv::new();
+    // Consolidation's today, fixed.
+    env.set_var("MEMDIR_TODAY", "2026-12-04");
+    let env = env;
     let mut s = Session {
         env: &env,
         vocabulary: Vocabulary::load(),
@@ -396,6 +399,34 @@ fn every_command_with_json_speaks_one_vocabulary() {
         (&log[0]["type"], &log[0]["name"]),
         (&Value::Null, &Value::Null),
         "{log}"
+    );
+
+    // Consolidation: an expired memory, dropped on a branch, then applied.
+    let freeze = save_args(
+        "project",
+        "merge-freeze",
+        "Merge freeze until 2026-01-15; hotfixes only",
+        "Merge freeze on main until 2026-01-15. Only hotfixes, approved in #release.",
+    );
+    s.run("save", &freeze, 0);
+    let branch = s.run(
+        "consolidate",
+        &["consolidate", "--consolidator", "builtin"],
+        0,
+    );
+    assert!(
+        branch["commits"].as_array().is_some_and(|c| !c.is_empty()),
+        "{branch}"
+    );
+    let applied = s.run(
+        "consolidate",
+        &["consolidate", "--apply", "--consolidator", "builtin"],
+        0,
+    );
+    assert_eq!(
+        applied["commit"],
+        json!(git(&dir, &["rev-parse", "HEAD"]).trim()),
+        "{applied}"
     );
 
     // A conflict kept by a revert, finished by resolve; in team memory, by team resolve.

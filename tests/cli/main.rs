@@ -12,6 +12,8 @@ mod agent;
 mod bad_input;
 mod completions;
 mod concurrency;
+mod consolidate;
+mod consolidate_quality;
 mod context;
 #[cfg(feature = "fault-injection")]
 mod crash;

@@ -150,3 +150,89 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
     assert!(unsafe_promotions.is_empty(), "{unsafe_promotions:#?}");
     assert!(accuracy >= 0.85, "accuracy {accuracy:.2}: {wrong:#?}");
 }
+
+/// Right at scale (DESIGN §7): a freeze whose date passed is expired, the older of two values
+/// is contradicted, 300 memories that differ only in their identifiers are no duplicates, and
+/// every proposal that calls for an action names the command that carries it out.
+#[test]
+fn review_judges_dates_against_today_and_identifiers_keep_facts_apart() {
+    let mut env = TestEnv::new();
+    env.set_var("MEMDIR_TODAY", "2026-12-03");
+    env.ok(&["init"]);
+    let dir = env.memory_dir();
+    let mut index = String::new();
+    for i in 0..300 {
+        let name = format!("component-c{i}");
+        std::fs::write(
+            dir.join(format!("{name}.md")),
+            format!("---\nname: {name}\ndescription: component c{i} talks to service s{i}\ntype: project\n---\nComponent c{i} talks to service s{i}.\n"),
+        )
+        .expect("write");
+        index.push_str(&format!(
+            "- [Component c{i}]({name}.md) — component c{i} talks to service s{i}\n"
+        ));
+    }
+    std::fs::write(dir.join("MEMORY.md"), index).expect("index");
+    env.ok(&["snapshot"]);
+    env.save_at(
+        "2025-12-20T10:00:00+00:00",
+        "project",
+        "merge-freeze",
+        "Merge freeze until 2026-01-15",
+        "Merge freeze on main until 2026-01-15; only hotfixes.",
+        None,
+    );
+    env.save_at(
+        "2026-02-01T10:00:00+00:00",
+        "reference",
+        "ci-teamcity",
+        "CI builds run on TeamCity at tc.example.local",
+        "CI: TeamCity at http://tc.example.local, nightly at 01:00.",
+        None,
+    );
+    env.save_at(
+        "2026-06-01T10:00:00+00:00",
+        "reference",
+        "ci-horde",
+        "CI moved from TeamCity to Horde at horde.example.local",
+        "We moved CI off TeamCity: builds now run in Horde at https://horde.example.local.",
+        None,
+    );
+    let review = env.ok(&["review", "--json"]).json();
+    let proposals = review["proposals"].as_array().expect("proposals");
+    let of = |name: &str| {
+        proposals
+            .iter()
+            .find(|p| p["memory"] == name)
+            .unwrap_or_else(|| panic!("no proposal for {name}"))
+    };
+    assert_eq!(
+        of("merge-freeze")["kind"],
+        "expired",
+        "{}",
+        of("merge-freeze")
+    );
+    assert_eq!(of("merge-freeze")["command"], "memdir consolidate");
+    assert_eq!(
+        of("ci-teamcity")["kind"],
+        "contradicted",
+        "{}",
+        of("ci-teamcity")
+    );
+    assert_ne!(of("ci-horde")["kind"], "contradicted");
+    let duplicates: Vec<&serde_json::Value> = proposals
+        .iter()
+        .filter(|p| p["kind"] == "duplicate")
+        .collect();
+    assert!(duplicates.is_empty(), "{duplicates:#?}");
+    for p in proposals {
+        let acts =
+            p["group"] != "no-action" && p["group"] != "ambiguous" && p["memory"].is_string();
+        assert_eq!(p["command"].is_string(), acts, "{p}");
+    }
+    let report = env.ok(&["review"]).stdout;
+    assert!(
+        report.contains("merge-freeze — expired: time-bound (\"until 2026-01-15\"): 2026-01-15 has passed\n      memdir consolidate\n"),
+        "{report}"
+    );
+}

@@ -11,10 +11,12 @@
 //! - [`adopt`]: committing what an agent or an interrupted save left behind;
 //! - [`checkout`]: a whole tree a sync brought, written and committed (or fast-forwarded to);
 //! - [`write`]: the files written in crash order and the commit;
-//! - [`save`]: save, update and remove.
+//! - [`save`]: save, update and remove;
+//! - [`merge`]: a branch memdir prepared (a consolidation) merged into HEAD's.
 
 mod adopt;
 mod checkout;
+mod merge;
 mod request;
 mod save;
 mod worktree;

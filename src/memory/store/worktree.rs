@@ -26,6 +26,8 @@ pub(crate) struct State {
     /// `*.md` entries memdir will not read (a symlink, a FIFO, a file over its cap): never
     /// committed, never taken for deleted; `doctor` reports them.
     pub(crate) unreadable: BTreeSet<String>,
+    /// The second parent of the next commit, when it merges a branch (a consolidation).
+    pub(crate) merging: Option<ObjectId>,
 }
 
 /// A top-level `*.md` entry of the work tree as a mutation sees it.
@@ -177,6 +179,7 @@ impl Store {
             tree: self.repo.head_tree()?,
             work,
             unreadable,
+            merging: None,
         })
     }
 

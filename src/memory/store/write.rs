@@ -82,7 +82,10 @@ impl Store {
                     }
                 }
             }
-            let prepared = self.repo.prepare_commit(&tree, state.parent, message)?;
+            let parents: Vec<ObjectId> = state.parent.into_iter().chain(state.merging).collect();
+            let prepared = self
+                .repo
+                .prepare_commit_with_parents(&tree, &parents, message)?;
             let objects_synced = crate::repo::start_sync(&prepared.files_to_sync)?;
             let during = meanwhile();
             let temps_durable = temps_synced.wait();
@@ -147,6 +150,7 @@ impl Store {
         state.tree = tree;
         let (commit, during) = result?;
         state.parent = Some(commit);
+        state.merging = None;
         // Enough loose objects: pack them in the background, off this command's path.
         if crate::repo::pack::due(self.repo.git_dir()) {
             crate::repo::pack::start(self.repo.git_dir(), &self.dir);
