@@ -203,7 +203,7 @@ fn review_judges_dates_against_today_and_identifiers_keep_facts_apart() {
     let of = |name: &str| {
         proposals
             .iter()
-            .find(|p| p["memory"] == name)
+            .find(|p| p["name"] == name)
             .unwrap_or_else(|| panic!("no proposal for {name}"))
     };
     assert_eq!(
@@ -226,8 +226,7 @@ fn review_judges_dates_against_today_and_identifiers_keep_facts_apart() {
         .collect();
     assert!(duplicates.is_empty(), "{duplicates:#?}");
     for p in proposals {
-        let acts =
-            p["group"] != "no-action" && p["group"] != "ambiguous" && p["memory"].is_string();
+        let acts = p["group"] != "no-action" && p["group"] != "ambiguous" && p["name"].is_string();
         assert_eq!(p["command"].is_string(), acts, "{p}");
     }
     let report = env.ok(&["review"]).stdout;
