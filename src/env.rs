@@ -39,8 +39,16 @@ const VARIABLES: &[&str] = &[
     // not add a team index Claude Code loads).
     "CLAUDE_CODE_SESSION_ID",
     "CLAUDE_MEMORY_STORES",
-    // Not about memory: where `hooks install` looks for the program its hooks run.
+    // Not about memory: where `hooks install` looks for the program its hooks run (and memdir
+    // for the pager and the editor).
     "PATH",
+    // The command line's pager and editor (DESIGN §11).
+    "MEMDIR_PAGER",
+    "PAGER",
+    "LESS",
+    "VISUAL",
+    "EDITOR",
+    "TERM",
     // Today's date for consolidation and review (expired memories, the branch's name), fixed
     // by tests and evaluations.
     "MEMDIR_TODAY",

@@ -11,6 +11,7 @@ use chrono::NaiveDate;
 
 use crate::Error;
 use crate::cli::rollback::memories_json;
+use crate::cli::written::commit_json;
 use crate::cli::{Ctx, HookPayload, Output, Resolved, short};
 use crate::extract::agent::{AgentConfig, ModelChoice};
 use crate::memory::store::Store;
@@ -34,8 +35,9 @@ pub struct ConsolidateArgs {
     /// undo` takes back.
     #[arg(long)]
     pub apply: bool,
-    /// Print JSON: {branch, outcome, target_branch, base, commits: [{commit, kind, changes:
-    /// [{kind, name, merged, removed, reason}]}], memories: [{name, type, file, change}],
+    /// Print JSON: {branch, outcome, target_branch, base, commits: [{commit, op, subject,
+    /// session, time, author, kind, changes: [{kind, name, merged, removed, reason}]}],
+    /// memories: [{name, type, file, change}],
     /// changed, refused, consolidator, model, model_calls, cost_usd, fallback, unseen,
     /// left_out, commit (the merge, with --apply), applied, pushed, commands}.
     #[arg(long)]
@@ -197,6 +199,20 @@ fn report(
             None => Vec::new(),
         };
         let mut value = to_json(prepared, applied, pushed, &diff, &apply);
+        // Each commit of the branch as every commit shows in JSON (its op, subject, time and
+        // author), with the kind of change it holds.
+        if let Some(items) = value["commits"].as_array_mut()
+            && !prepared.commits.is_empty()
+        {
+            let repo = MemoryRepo::open(dir)?;
+            for (item, id) in items.iter_mut().zip(&prepared.commits) {
+                if let (Some(item), serde_json::Value::Object(commit)) =
+                    (item.as_object_mut(), commit_json(&repo.history_entry(*id)?))
+                {
+                    item.extend(commit);
+                }
+            }
+        }
         if let Some(object) = value.as_object_mut() {
             object.insert("commit".into(), applied.map(|c| c.to_string()).into());
             object.insert("memories".into(), memories_json(&memories).into());

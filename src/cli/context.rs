@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use crate::Error;
+use crate::cli::style::{self, Painted};
 use crate::cli::{Ctx, Output, hook_mode};
 use crate::stack::{Stack, Warning};
 
@@ -47,8 +48,8 @@ pub fn run(ctx: &Ctx, args: &ContextArgs, output: &mut Output<'_>) -> Result<(),
     }
     if args.explain {
         let mut text = explain(&stack);
-        text.push_str(&explain_additions(ctx, output)?);
-        return output.data(&text);
+        text.plain(&explain_additions(ctx, output)?);
+        return output.painted(&text);
     }
     output.data(&text)
 }
@@ -72,15 +73,15 @@ fn touched(ctx: &Ctx, args: &ContextArgs) -> Vec<PathBuf> {
 }
 
 /// The stack as a table, in load order: priority grows downward.
-fn explain(stack: &Stack) -> String {
-    let mut out = String::from("#   scope    chars  imported from / conditional  path\n");
+fn explain(stack: &Stack) -> Painted {
+    let mut table = String::from("#   scope    chars  imported from / conditional  path\n");
     for (i, file) in stack.files.iter().enumerate() {
         let origin = match (&file.imported_from, &file.globs) {
             (Some(from), _) => format!("@ {}", from.display()),
             (None, Some(globs)) => format!("paths: {}", globs.join(", ")),
             (None, None) => "-".to_string(),
         };
-        out.push_str(&format!(
+        table.push_str(&format!(
             "{:<3} {:<8} {:>6}  {:<27}  {}\n",
             i + 1,
             file.scope.name(),
@@ -90,10 +91,13 @@ fn explain(stack: &Stack) -> String {
         ));
     }
     if stack.files.is_empty() {
-        out.push_str("(nothing is loaded)\n");
+        table.push_str("(nothing is loaded)\n");
     }
+    let mut out = Painted::new();
+    out.plain(&table);
     for w in &stack.warnings {
-        out.push_str(&format!("warning: {}\n", w.describe()));
+        out.styled(style::WARNING, "warning:")
+            .plain(&format!(" {}\n", w.describe()));
     }
     out
 }

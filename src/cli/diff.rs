@@ -12,7 +12,7 @@ use crate::repo::MemoryRepo;
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// Up to two commits (`HEAD~3`, an id or a prefix of one).
-    #[arg(num_args = 0..=2, value_name = "REV")]
+    #[arg(num_args = 0..=2, value_name = "REV", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub revs: Vec<String>,
     /// Print JSON: an array of {file, status, diff}.
     #[arg(long)]
@@ -54,5 +54,5 @@ pub fn run(ctx: &Ctx, args: &DiffArgs, output: &mut Output<'_>) -> Result<(), Er
         ));
     }
     let text: String = changes.into_iter().map(|(_, _, diff)| diff).collect();
-    output.data(&text)
+    output.painted(&crate::cli::style::paint_diff(&text))
 }

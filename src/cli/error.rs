@@ -54,6 +54,11 @@ pub enum Error {
     /// `doctor` found problems it did not (or could not) repair.
     #[error("{0} problem(s) found; see the list above")]
     Inconsistent(usize),
+    /// The command printed its answer, and the answer is no, as grep's exit 1 says: a search
+    /// with no hit, a verify that found stale memories. Nothing more is printed; the text says
+    /// what it was for the MCP server and the logs.
+    #[error("{0}")]
+    Verdict(String),
     /// A runtime failure no module owns (a timeout, failed background runs).
     #[error("{0}")]
     Failed(String),
@@ -65,7 +70,23 @@ pub enum Error {
         context: String,
         source: std::io::Error,
     },
+    /// An edit that was not saved; the person's text is kept in `file`.
+    #[error("{error}")]
+    Kept {
+        error: Box<Error>,
+        file: std::path::PathBuf,
+    },
 }
+
+/// The exit codes as `memdir --help` tells them (the README holds the same table).
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  success
+  1  a runtime failure; or the answer is no, as grep and git say it: search found nothing,
+     verify found stale memories, doctor found problems it left
+  2  bad usage or invalid input (a folder where a file is expected too); nothing was changed
+  3  auto memory is disabled; nothing was changed
+Hooks (--hook) answer 0 whatever happens and log problems.";
 
 /// Exit codes (DESIGN §11).
 pub const EXIT_OK: u8 = 0;
@@ -76,12 +97,13 @@ pub const EXIT_DISABLED: u8 = 3;
 impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::Kept { error, .. } => error.exit_code(),
             Error::Disabled(_) => EXIT_DISABLED,
             Error::Env(_) => EXIT_USAGE,
             Error::Hooks(e) if e.is_refusal() => EXIT_USAGE,
             Error::Hooks(_) => EXIT_FAILURE,
             Error::Usage(_) => EXIT_USAGE,
-            Error::Inconsistent(_) | Error::Failed(_) => EXIT_FAILURE,
+            Error::Inconsistent(_) | Error::Failed(_) | Error::Verdict(_) => EXIT_FAILURE,
             Error::Path(e) if e.is_refusal() => EXIT_USAGE,
             Error::Path(_) => EXIT_FAILURE,
             Error::Session(e) if e.is_refusal() => EXIT_USAGE,
@@ -117,6 +139,19 @@ impl Error {
         use crate::memory::store::StoreError;
         use crate::repo::RepoError;
         let hint = match self {
+            Error::Kept { error, file } => {
+                let mut hints = error.hints();
+                hints.push(format!(
+                    "your text is kept in {}; nothing in the memory dir changed",
+                    file.display()
+                ));
+                return hints;
+            }
+            Error::Store(StoreError::TypeChange { name, to, .. }) => {
+                return vec![format!(
+                    "give --change-type to change it, or run `memdir edit {name} --type {to}`"
+                )];
+            }
             Error::Disabled(_) => {
                 "`memdir path --explain` shows every switch; auto memory is on again once this one is unset"
             }
@@ -145,9 +180,24 @@ impl Error {
 
     /// The error as the command line prints it: `error: …`, then a `hint: …` line per hint.
     pub fn report(&self) -> String {
-        let mut report = format!("error: {self}");
+        self.report_for(false, false)
+    }
+
+    /// [`Error::report`] for stderr: `error:` and `hint:` in their styles when `color`, what
+    /// they say escaped when `terminal` (it may quote a file's name or content).
+    pub fn report_for(&self, color: bool, terminal: bool) -> String {
+        use crate::cli::style;
+        let line = |style, label, text: &str| {
+            format!(
+                "{} {}",
+                style::paint(color, style, label),
+                crate::cli::printable(text, terminal)
+            )
+        };
+        let mut report = line(style::ERROR, "error:", &self.to_string());
         for hint in self.hints() {
-            report.push_str(&format!("\nhint: {hint}"));
+            report.push('\n');
+            report.push_str(&line(style::HINT, "hint:", &hint));
         }
         report
     }
@@ -162,6 +212,11 @@ impl Error {
                 "hints": self.hints(),
             }
         })
+    }
+
+    /// Whether the command has said all there is to say (a [`Error::Verdict`]).
+    pub fn is_verdict(&self) -> bool {
+        matches!(self, Error::Verdict(_))
     }
 
     /// Writing to a closed pipe (`memdir log | head`) is not a failure.

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::Error;
+use crate::cli::written::commit_json;
 use crate::cli::{Ctx, HookPayload, Output, hook_mode, validate_session};
 use crate::extract::agent::{self, AgentConfig, ModelChoice};
 use crate::extract::state::Request;
@@ -62,7 +63,8 @@ pub struct ExtractArgs {
     /// Say what would be saved, updated and removed; change nothing (the cursor included).
     #[arg(long, conflicts_with_all = ["hook", "drain", "worker"])]
     pub dry_run: bool,
-    /// Print JSON: the report of each run.
+    /// Print JSON: the report of each run, with its commits ([commit], oldest first) and its
+    /// outcomes ([{outcome, name, type, description}]).
     #[arg(long)]
     pub json: bool,
 }
@@ -319,10 +321,21 @@ fn session(
 
 fn print_report(args: &ExtractArgs, report: &Report, output: &mut Output<'_>) -> Result<(), Error> {
     if args.json {
-        let value = serde_json::to_value(report).map_err(|e| Error::Io {
+        let mut value = serde_json::to_value(report).map_err(|e| Error::Io {
             context: "encoding the report".into(),
             source: std::io::Error::other(e),
         })?;
+        // The commits as every write shows them (ARCHITECTURE.md, "JSON field names").
+        let commits = match report.commits.as_slice() {
+            [] => Vec::new(),
+            ids => {
+                let repo = crate::repo::MemoryRepo::open(&report.memory_dir)?;
+                ids.iter()
+                    .map(|id| Ok(commit_json(&repo.history_entry(*id)?)))
+                    .collect::<Result<Vec<_>, Error>>()?
+            }
+        };
+        value["commits"] = commits.into();
         return output.json(&value);
     }
     output.info(&format!(

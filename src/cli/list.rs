@@ -9,7 +9,7 @@ use crate::memory::taxonomy::MemoryType;
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
     /// Only memories of this type.
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::types))]
     pub memory_type: Option<String>,
     /// Print JSON: an array of {name, type, description, title, file}.
     #[arg(long)]
@@ -60,6 +60,13 @@ pub fn run(ctx: &Ctx, args: &ListArgs, output: &mut Output<'_>) -> Result<(), Er
                 })
                 .collect(),
         ));
+    }
+    if memories.is_empty() {
+        let kind = wanted.map(|t| format!("{t} ")).unwrap_or_default();
+        output.note(&format!(
+            "no {kind}memories in {}",
+            resolved.dir().display()
+        ))?;
     }
     let mut text = String::new();
     for m in &memories {

@@ -2,9 +2,11 @@
 //! work (a teammate's, another machine's) shows with its author (DESIGN §4, §14).
 
 use crate::Error;
+use crate::cli::style::{self, Painted};
 use crate::cli::{Ctx, Output, short};
 use crate::memory::age::{format_time, parse_since};
 use crate::memory::diff::{changes, files_at};
+use crate::memory::taxonomy::MemoryType;
 use crate::repo::history_cache::first_parents;
 use crate::repo::message::author_name;
 use crate::repo::{HistoryEntry, MemoryRepo};
@@ -13,12 +15,13 @@ use crate::repo::{HistoryEntry, MemoryRepo};
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
     /// Only commits about this memory.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: Option<String>,
     /// Only commits made on or after this date (`2026-03-05`) or time (RFC 3339).
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
     /// Only commits of this operation (save, update, delete, adopt, rollback, restore, …).
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::completions::operations))]
     pub op: Option<String>,
     /// Only commits made for this Claude Code session.
     #[arg(long)]
@@ -38,8 +41,9 @@ pub struct LogArgs {
     /// Only the commits made on this branch: a merge stands for what it brought in.
     #[arg(long)]
     pub first_parent: bool,
-    /// Print JSON: an array of {commit, op, type, name, session, time, author, parents} (with
-    /// -p, each with its diffs: [{file, status, diff}]).
+    /// Print JSON: an array of {commit, op, subject, type, name, names, session, time, author,
+    /// parents} (type and name: the one memory it is about, else null; names: every memory it
+    /// names; with -p, each with its diffs: [{file, status, diff}]).
     #[arg(long)]
     pub json: bool,
 }
@@ -81,7 +85,7 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
         .filter(|(e, parsed)| {
             args.name
                 .as_ref()
-                .is_none_or(|name| parsed.is_some_and(|(_, _, n)| n == name))
+                .is_none_or(|name| e.names().any(|n| n == name))
                 && since.is_none_or(|since| e.time.0 >= since)
                 && args
                     .op
@@ -107,11 +111,22 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
     if args.json {
         let mut values = Vec::with_capacity(rows.len());
         for (e, parsed) in &rows {
+            // `type` and `name` are a memory's (ARCHITECTURE.md, "JSON field names"): null for a
+            // commit about the index, a rollback's target or several memories at once.
+            let names: Vec<&str> = e.names().collect();
             let mut value = serde_json::json!({
                 "commit": e.commit.to_string(),
                 "op": e.trailer("Op").or(parsed.map(|p| p.0)),
-                "type": parsed.map(|p| p.1),
-                "name": parsed.map(|p| p.2),
+                "subject": e.subject,
+                "type": e
+                    .memory_subject()
+                    .and_then(|(_, kind, _)| kind.parse::<MemoryType>().ok())
+                    .map(MemoryType::as_str),
+                "name": match names[..] {
+                    [name] => Some(name),
+                    _ => None,
+                },
+                "names": names,
                 "session": e.trailer("Session"),
                 "time": format_time(e.time),
                 "author": e.author,
@@ -129,29 +144,37 @@ pub fn run(ctx: &Ctx, args: &LogArgs, output: &mut Output<'_>) -> Result<(), Err
         }
         return output.json(&serde_json::Value::Array(values));
     }
-    let mut text = String::new();
-    for (e, _) in &rows {
-        if args.oneline {
-            text.push_str(&format!("{} {}", short(&e.commit), e.subject));
+    if rows.is_empty() {
+        let what = if history.is_empty() {
+            "no history yet"
         } else {
-            text.push_str(&format!(
-                "{} {} {}  by {}",
-                short(&e.commit),
+            "no commit matches"
+        };
+        output.note(&format!("{what} in {}", resolved.dir().display()))?;
+    }
+    let mut text = Painted::new();
+    for (e, _) in &rows {
+        text.styled(style::COMMIT, &short(&e.commit));
+        if args.oneline {
+            text.plain(&format!(" {}", e.subject));
+        } else {
+            text.plain(&format!(
+                " {} {}  by {}",
                 format_time(e.time),
                 e.subject,
                 author_name(&e.author)
             ));
             if let Some(session) = e.trailer("Session") {
-                text.push_str(&format!("  [session {session}]"));
+                text.styled(style::NOTE, &format!("  [session {session}]"));
             }
         }
-        text.push('\n');
+        text.plain("\n");
         if args.patch {
             for (_, _, diff) in diffs(e)? {
-                text.push_str(&diff);
+                text.append(style::paint_diff(&diff));
             }
-            text.push('\n');
+            text.plain("\n");
         }
     }
-    output.data(&text)
+    output.painted(&text)
 }

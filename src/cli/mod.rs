@@ -17,6 +17,8 @@ pub mod consolidate;
 pub mod context;
 pub mod diff;
 pub mod doctor;
+pub mod edit;
+pub mod editor;
 pub mod error;
 pub mod extract;
 pub mod hook_mode;
@@ -30,7 +32,9 @@ pub mod mcp;
 pub mod merge_index;
 pub mod op;
 pub mod pack;
+pub mod pager;
 pub mod path;
+pub mod program;
 pub mod promote;
 pub mod proposals;
 pub mod recall;
@@ -44,14 +48,22 @@ pub mod save;
 pub mod search;
 pub mod show;
 pub mod snapshot;
+pub mod style;
 pub mod sync;
 pub mod team;
 pub mod undo;
 pub mod verify;
+pub mod written;
 
 /// Durable, git-native memory for AI coding agents, in Claude Code's on-disk layout.
 #[derive(Debug, Parser)]
-#[command(name = "memdir", version, about, propagate_version = true)]
+#[command(
+    name = "memdir",
+    version,
+    about,
+    propagate_version = true,
+    after_long_help = error::EXIT_CODES_HELP
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -87,6 +99,22 @@ pub struct GlobalArgs {
     /// Use team memory (<memory dir>/team, see memdir team) instead of your own.
     #[arg(long, global = true, help_heading = "Global options")]
     pub team: bool,
+    /// When to use colour: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE forces
+    /// it), always or never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = style::ColorWhen::Auto,
+        hide_default_value = true,
+        help_heading = "Global options"
+    )]
+    pub color: style::ColorWhen,
+    /// Print long output (log, diff, show, review) straight to the terminal instead of through
+    /// a pager ($MEMDIR_PAGER, else $PAGER, else `less -FRX`).
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub no_pager: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +123,7 @@ pub enum Command {
     Context(context::ContextArgs),
     Path(path::PathArgs),
     Save(save::SaveArgs),
+    Edit(edit::EditArgs),
     List(list::ListArgs),
     Show(show::ShowArgs),
     Rm(rm::RmArgs),
@@ -131,6 +160,17 @@ pub enum Command {
 }
 
 impl Cli {
+    /// Whether the command's output is long and for a person (`log`, `diff`, `show`, `review`,
+    /// not as JSON): on a terminal it goes through the pager ([`pager`]) unless `--no-pager`.
+    pub fn pages(&self) -> bool {
+        !self.global.no_pager
+            && !self.wants_json()
+            && matches!(
+                self.command,
+                Command::Log(_) | Command::Diff(_) | Command::Show(_) | Command::Review(_)
+            )
+    }
+
     /// Whether the command was asked for JSON: then an error is printed as JSON too.
     pub fn wants_json(&self) -> bool {
         match &self.command {
@@ -151,6 +191,9 @@ impl Cli {
             Command::Proposals(a) => a.json,
             Command::Consolidate(a) => a.json,
             Command::Search(a) => a.json,
+            Command::Save(a) => a.json,
+            Command::Edit(a) => a.json,
+            Command::Rm(a) => a.json,
             Command::Rollback(a) => a.json,
             Command::Undo(a) => a.json,
             Command::Redo(a) => a.json,
@@ -158,17 +201,13 @@ impl Cli {
             Command::Restore(a) => a.json,
             Command::Op(a) => a.wants_json(),
             Command::Recall(a) => a.json,
+            Command::Init(a) => a.json,
             Command::Mcp(_) => false,
             Command::Hooks(a) => a.wants_json(),
             Command::Team(a) => a.wants_json(),
             Command::Sync(a) => a.json,
             Command::Resolve(a) => a.json,
-            Command::Init(_)
-            | Command::Save(_)
-            | Command::Rm(_)
-            | Command::MergeIndex(_)
-            | Command::Completions(_)
-            | Command::Man(_) => false,
+            Command::MergeIndex(_) | Command::Completions(_) | Command::Man(_) => false,
         }
     }
 }
@@ -183,6 +222,10 @@ pub struct Output<'a> {
     pub progress: bool,
     /// stdout is a terminal: control characters in what is printed there are shown escaped.
     pub terminal: bool,
+    /// What goes to stdout gets colour ([`style`]: `--color`, `NO_COLOR`, a terminal).
+    pub color: bool,
+    /// What goes to stderr gets colour: `error:`, `warning:`, `hint:`.
+    pub err_color: bool,
 }
 
 /// `text` as printed where it goes: on a `terminal`, its control characters but line breaks and
@@ -234,6 +277,12 @@ impl Output<'_> {
         writeln!(self.out, "{value}").map_err(stdout_error)
     }
 
+    /// A line for a person, not for a script, on stderr when it is a terminal (and not `-q`):
+    /// where an empty listing looked, why a search found nothing.
+    pub fn note(&mut self, line: &str) -> Result<(), Error> {
+        self.progress(line)
+    }
+
     /// A progress line on stderr, only when it is a terminal (and not `-q`).
     pub fn progress(&mut self, line: &str) -> Result<(), Error> {
         if !self.progress || self.quiet {
@@ -247,11 +296,29 @@ impl Output<'_> {
 
     /// `warning: …` on stderr.
     pub fn warn(&mut self, line: &str) -> Result<(), Error> {
+        self.labelled(style::WARNING, "warning:", line)
+    }
+
+    /// `hint: …` on stderr: what to do next.
+    pub fn hint(&mut self, line: &str) -> Result<(), Error> {
+        self.labelled(style::HINT, "hint:", line)
+    }
+
+    /// `label` in its style, then `line`, on stderr.
+    fn labelled(&mut self, style: style::Style, label: &str, line: &str) -> Result<(), Error> {
         let line = printable(line, self.progress);
-        writeln!(self.err, "warning: {line}").map_err(|source| Error::Io {
+        let label = style::paint(self.err_color, style, label);
+        writeln!(self.err, "{label} {line}").map_err(|source| Error::Io {
             context: "writing to stderr".into(),
             source,
         })
+    }
+
+    /// Data with its styles: coloured when stdout gets colour, each piece escaped as
+    /// [`Output::data`] escapes text.
+    pub fn painted(&mut self, text: &style::Painted) -> Result<(), Error> {
+        let text = text.render(self.color, self.terminal);
+        self.out.write_all(text.as_bytes()).map_err(stdout_error)
     }
 
     /// Report what adoption did before (or as) a write.
@@ -493,6 +560,7 @@ pub fn run(cli: &Cli, env: Environment, output: &mut Output<'_>) -> Result<(), E
         Command::Context(args) => context::run(&ctx, args, output),
         Command::Path(args) => path::run(&ctx, args, output),
         Command::Save(args) => save::run(&ctx, args, output),
+        Command::Edit(args) => edit::run(&ctx, args, output),
         Command::List(args) => list::run(&ctx, args, output),
         Command::Show(args) => show::run(&ctx, args, output),
         Command::Rm(args) => rm::run(&ctx, args, output),

@@ -20,6 +20,7 @@ use crate::review::promote::{Outcome, Places, PromoteTo, Promoted, Request, prom
 #[derive(Debug, clap::Args)]
 pub struct PromoteArgs {
     /// The memory's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: String,
     /// Where the rule goes: the project's CLAUDE.md, your own (in the config dir), or team memory.
     #[arg(long, value_enum)]
@@ -31,7 +32,7 @@ pub struct PromoteArgs {
     /// The branch to write [default: memdir/promote/<name>].
     #[arg(long, value_name = "NAME")]
     pub branch: Option<String>,
-    /// Print JSON: {memory, type, kind, outcome, repo, file, path, branch, target_branch,
+    /// Print JSON: {name, type, kind, outcome, repo, file, path, branch, target_branch,
     /// commit, base, patch, diff, command, pushed, review_url, review_command}.
     #[arg(long)]
     pub json: bool,

@@ -20,8 +20,8 @@ pub struct ProposalsArgs {
     /// Retire the memories whose promotion was merged (what the post-merge hook runs).
     #[arg(long)]
     pub reconcile: bool,
-    /// Print JSON: {proposals: [{memory, type, kind, status, reason, repo, file, path, branch,
-    /// target_branch, commit, base, merge, patch, time, reconciled}], reconciled?: [{memory,
+    /// Print JSON: {proposals: [{name, type, kind, status, reason, repo, file, path, branch,
+    /// target_branch, commit, base, merge, patch, time, reconciled}], reconciled?: [{name,
     /// commit, merge, note}]}.
     #[arg(long)]
     pub json: bool,

@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use crate::Error;
+use crate::cli::written::{Changed, written_json};
 use crate::cli::{Ctx, Output, short};
-use crate::memory::store::Store;
+use crate::memory::store::{Adoption, Store};
 use crate::sync::conflict::{Conflict, Resolution, resolve};
 
 /// Finish a conflict a sync kept: `NAME.md` holds this side's version, `NAME.conflict-<id>.md`
@@ -28,7 +29,7 @@ pub struct ResolveArgs {
     /// Write the version to keep yourself, from both, in your editor.
     #[arg(long, group = "how")]
     pub edit: bool,
-    /// Print JSON: {name, kept, commit, removed}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], kept, removed}.
     #[arg(long)]
     pub json: bool,
 }
@@ -61,12 +62,25 @@ pub fn run_in(
     };
     let mut store = Store::open(dir)?;
     let done = resolve(&mut store, &conflict, &how)?;
+    let id = gix::ObjectId::from_hex(done.commit.as_bytes()).ok();
     if args.json {
-        return output.json(&crate::cli::sync::to_json(&done)?);
+        // What every write prints (its commit, the memory it changed), and how it was resolved.
+        let entry = id.map(|id| store.repo.history_entry(id)).transpose()?;
+        let memory_type = entry
+            .as_ref()
+            .and_then(|e| e.memory_subject())
+            .and_then(|(_, kind, _)| kind.parse().ok());
+        let changed = Changed {
+            name: &done.name,
+            memory_type,
+            change: "updated",
+        };
+        let mut value = written_json(&store.repo, &Adoption::default(), id, &[changed])?;
+        value["kept"] = done.kept.into();
+        value["removed"] = done.removed.clone().into();
+        return output.json(&value);
     }
-    let commit = gix::ObjectId::from_hex(done.commit.as_bytes())
-        .map(|id| short(&id))
-        .unwrap_or_default();
+    let commit = id.map(|id| short(&id)).unwrap_or_default();
     output.info(&format!(
         "resolved {}: kept {} ({commit}); removed {}; {next} shares it",
         done.name,

@@ -8,14 +8,15 @@ use crate::cli::{Ctx, Output, short, validate_session};
 #[derive(Debug, clap::Args)]
 pub struct RestoreArgs {
     /// The memory's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::deleted_names))]
     pub name: String,
     /// Restore it as it was in this commit instead (also a memory that exists).
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub at: Option<String>,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], source, …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], source, …}.
     #[arg(long)]
     pub json: bool,
 }

@@ -12,11 +12,12 @@ use crate::cli::{Ctx, Output, short, validate_session};
 #[derive(Debug, clap::Args)]
 pub struct RevertArgs {
     /// The commit (an id or a prefix of one from `memdir log`, `HEAD~2`).
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub commit: String,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], reverted, …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], reverted, …}.
     #[arg(long)]
     pub json: bool,
 }

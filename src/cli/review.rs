@@ -2,6 +2,7 @@
 //! nothing; `memdir promote` carries out a promotion a person accepts.
 
 use crate::Error;
+use crate::cli::style::{self, Painted};
 use crate::cli::{Ctx, Output};
 use crate::review::audit::{Group, Inputs, InstructionFile, Proposal, audit};
 use crate::stack::Scope;
@@ -14,7 +15,7 @@ use crate::stack::Scope;
 /// Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// Print JSON: {proposals: [{group, kind, layer, memory | path, target, reason, command}]},
+    /// Print JSON: {proposals: [{group, kind, layer, name | path, target, reason, command}]},
     /// in the order of the groups above.
     #[arg(long)]
     pub json: bool,
@@ -55,25 +56,30 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs, output: &mut Output<'_>) -> Result<(), 
         })?;
         return output.json(&serde_json::json!({ "proposals": value }));
     }
-    output.data(&report(&proposals, output.verbose))
+    output.painted(&report(&proposals, output.verbose))
 }
 
 /// The report a person acts on: one section per group, each proposal with its reason and the
 /// command that carries it out.
-fn report(proposals: &[Proposal], verbose: bool) -> String {
+fn report(proposals: &[Proposal], verbose: bool) -> Painted {
+    let mut out = Painted::new();
     if proposals.is_empty() {
-        return "Nothing to review: no memories and no instruction files.\n".into();
+        out.plain("Nothing to review: no memories and no instruction files.\n");
+        return out;
     }
-    let mut out = String::new();
     let mut groups: Vec<Group> = proposals.iter().map(|p| p.group).collect();
     groups.sort();
     groups.dedup();
     for group in groups {
         let members: Vec<&Proposal> = proposals.iter().filter(|p| p.group == group).collect();
-        out.push_str(&format!("{} ({})\n", group.heading(), members.len()));
+        out.styled(
+            style::HEADING,
+            &format!("{} ({})", group.heading(), members.len()),
+        )
+        .plain("\n");
         if group == Group::NoAction && !verbose {
             let names: Vec<&str> = members.iter().filter_map(|p| p.memory.as_deref()).collect();
-            out.push_str(&format!("  {}\n\n", names.join(", ")));
+            out.plain(&format!("  {}\n\n", names.join(", ")));
             continue;
         }
         for p in members {
@@ -86,18 +92,20 @@ fn report(proposals: &[Proposal], verbose: bool) -> String {
                 .kind
                 .map(|k| format!("{}: ", k.name()))
                 .unwrap_or_default();
-            out.push_str(&format!("  {what} — {kind}{}\n", p.reason));
+            out.plain(&format!("  {what} — {kind}{}\n", p.reason));
             if let Some(command) = &p.command {
                 let target = p
                     .target
                     .as_ref()
                     .map(|t| format!(" (into {})", t.display()))
                     .unwrap_or_default();
-                out.push_str(&format!("      {command}{target}\n"));
+                out.plain("      ")
+                    .styled(style::COMMAND, command)
+                    .plain(&format!("{target}\n"));
             }
         }
-        out.push('\n');
+        out.plain("\n");
     }
-    out.push_str("Nothing was changed.\n");
+    out.plain("Nothing was changed.\n");
     out
 }

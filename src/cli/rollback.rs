@@ -3,20 +3,22 @@
 //! memory it added, changed and removed, the versions it kept both of, and its commit.
 
 use crate::Error;
+use crate::cli::written::{Changed, written_json};
 use crate::cli::{Ctx, Output, short, validate_session};
 use crate::history::{MemoryChange, WentBack};
-use crate::memory::age::format_time;
 use crate::repo::MemoryRepo;
 
 /// Make a new commit whose files are exactly those of an earlier commit.
 #[derive(Debug, clap::Args)]
 pub struct RollbackArgs {
     /// The commit to go back to (`HEAD~2`, an id or a prefix of one).
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub rev: String,
     /// The Claude Code session asking for it (a commit trailer).
     #[arg(long)]
     pub session: Option<String>,
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], index_changed,
+    /// conflicts, target}.
     #[arg(long)]
     pub json: bool,
 }
@@ -31,25 +33,27 @@ pub fn run(ctx: &Ctx, args: &RollbackArgs, output: &mut Output<'_>) -> Result<()
     report(output, &store.repo, &went, &headline, args.json, extra)
 }
 
-/// The memories a change added, changed and removed, as JSON: `[{name, type, file, change}]`.
-pub fn memories_json(changes: &[MemoryChange]) -> Vec<serde_json::Value> {
+/// The memories a change added, changed and removed, as every write names them.
+fn changed(changes: &[MemoryChange]) -> Vec<Changed<'_>> {
     changes
         .iter()
-        .map(|c| {
-            serde_json::json!({
-                "name": c.name,
-                "type": c.memory_type,
-                "file": c.file,
-                "change": c.change.as_str(),
-            })
+        .map(|c| Changed {
+            name: &c.name,
+            memory_type: c.memory_type.as_deref().and_then(|t| t.parse().ok()),
+            change: c.change.as_str(),
         })
         .collect()
 }
 
+/// The memories a change added, changed and removed, as JSON: `[{name, type, file, change}]`.
+pub fn memories_json(changes: &[MemoryChange]) -> Vec<serde_json::Value> {
+    crate::cli::written::memories_json(&changed(changes))
+}
+
 /// Tell what happened: the adoption first, then the headline, each memory changed and the new
-/// commit (or that nothing changed). With `json`, one object: `commit`, `time` and `author` of
-/// the new commit, `memories` ({name, type, file, change}), `index_changed`, `conflicts`
-/// ({file, kept_as}), `adopted` ({commit, subject}), and the fields of `extra`.
+/// commit (or that nothing changed). With `json`, what every write prints (`commits`: what it
+/// adopted, then its own commit, none when nothing changed; `memories`: {name, type, file,
+/// change}), and `index_changed`, `conflicts` ({file, kept_as}) and the fields of `extra`.
 pub fn report(
     output: &mut Output<'_>,
     repo: &MemoryRepo,
@@ -59,22 +63,13 @@ pub fn report(
     extra: serde_json::Value,
 ) -> Result<(), Error> {
     if json {
-        let entry = went.commit.map(|id| repo.history_entry(id)).transpose()?;
-        let mut value = serde_json::json!({
-            "commit": went.commit.map(|id| id.to_string()),
-            "time": entry.as_ref().map(|e| format_time(e.time)),
-            "author": entry.as_ref().map(|e| e.author.clone()),
-            "memories": memories_json(&went.changes),
-            "index_changed": went.index_changed,
-            "conflicts": went.conflicts.iter().map(|c| serde_json::json!({
-                "file": c.file,
-                "kept_as": c.kept_as,
-            })).collect::<Vec<_>>(),
-            "adopted": went.adoption.commits.iter().map(|(id, subject)| serde_json::json!({
-                "commit": id.to_string(),
-                "subject": subject,
-            })).collect::<Vec<_>>(),
-        });
+        let mut value = written_json(repo, &went.adoption, went.commit, &changed(&went.changes))?;
+        value["index_changed"] = went.index_changed.into();
+        value["conflicts"] = went
+            .conflicts
+            .iter()
+            .map(|c| serde_json::json!({"file": c.file, "kept_as": c.kept_as}))
+            .collect();
         if let (Some(object), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
             object.extend(extra);
         }

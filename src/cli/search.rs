@@ -68,8 +68,20 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
             .and_then(|s| s.get(&f.memory.name))
             .copied(),
     };
+    // grep's answer: no hit is exit 1, said on a terminal.
+    let no_hit = || {
+        let searched = if args.history {
+            "memory or its history"
+        } else {
+            "memory"
+        };
+        Error::Verdict(format!(
+            "no {searched} in {} matches {query:?}",
+            resolved.dir().display()
+        ))
+    };
     if args.json {
-        return output.json(&serde_json::Value::Array(
+        output.json(&serde_json::Value::Array(
             found
                 .iter()
                 .map(|f| {
@@ -87,10 +99,17 @@ pub fn run(ctx: &Ctx, args: &SearchArgs, output: &mut Output<'_>) -> Result<(), 
                     value
                 })
                 .collect(),
-        ));
+        ))?;
+        return if found.is_empty() {
+            Err(no_hit())
+        } else {
+            Ok(())
+        };
     }
     if found.is_empty() {
-        return output.info(&format!("no memory matches {query:?}"));
+        let no_hit = no_hit();
+        output.note(&no_hit.to_string())?;
+        return Err(no_hit);
     }
     let now = chrono::Utc::now().timestamp();
     let mut text = String::new();

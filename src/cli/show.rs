@@ -9,9 +9,10 @@ use crate::repo::MemoryRepo;
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The memory's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::completions::memory_names))]
     pub name: String,
     /// Show it as it was in this commit (`HEAD~3`, a commit id) instead of as it is now.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = clap_complete::ArgValueCandidates::new(crate::cli::completions::revisions))]
     pub at: Option<String>,
     /// Print JSON: {name, type, description, title, file, body, saved} (`saved`: when history
     /// last changed it, merged work included; null with --at).

@@ -17,7 +17,8 @@ pub struct SnapshotArgs {
     /// Read a Claude Code hook payload (session_id, cwd) on stdin.
     #[arg(long)]
     pub hook: bool,
-    /// Print JSON: {commits: [{commit, subject}], unindexed, dangling, deleted_but_indexed}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change: "adopted"}],
+    /// unindexed, dangling, deleted_but_indexed, unreadable}.
     #[arg(long)]
     pub json: bool,
 }
@@ -52,25 +53,19 @@ fn snapshot(
     }
     if !resolved.dir().is_dir() {
         if args.json {
-            return output.json(&serde_json::json!({"commits": [], "unindexed": [], "dangling": [], "deleted_but_indexed": []}));
+            return output.json(&serde_json::json!({"commits": [], "memories": [], "unindexed": [], "dangling": [], "deleted_but_indexed": [], "unreadable": []}));
         }
         return output.info("nothing to adopt: no memory dir yet");
     }
     let mut store = crate::memory::store::Store::open(resolved.dir())?;
     let adoption = store.adopt(session)?;
     if args.json {
-        let commits: Vec<_> = adoption
-            .commits
-            .iter()
-            .map(|(id, subject)| serde_json::json!({"commit": id.to_string(), "subject": subject}))
-            .collect();
-        return output.json(&serde_json::json!({
-            "commits": commits,
-            "unindexed": adoption.unindexed,
-            "dangling": adoption.dangling,
-            "deleted_but_indexed": adoption.deleted_but_indexed,
-            "unreadable": adoption.unreadable,
-        }));
+        let mut value = crate::cli::written::adoption_json(&store.repo, &adoption)?;
+        value["unindexed"] = adoption.unindexed.clone().into();
+        value["dangling"] = adoption.dangling.clone().into();
+        value["deleted_but_indexed"] = adoption.deleted_but_indexed.clone().into();
+        value["unreadable"] = adoption.unreadable.clone().into();
+        return output.json(&value);
     }
     output.adoption(&adoption)?;
     if !adoption.commits.is_empty() {

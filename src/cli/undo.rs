@@ -17,7 +17,7 @@ pub struct UndoArgs {
     /// Take back every operation this Claude Code session made (and not yet undone), at once.
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], operations, …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], operations, …}.
     #[arg(long)]
     pub json: bool,
 }
@@ -25,7 +25,7 @@ pub struct UndoArgs {
 /// Bring back what the last undo took back.
 #[derive(Debug, clap::Args)]
 pub struct RedoArgs {
-    /// Print JSON: {commit, time, author, memories: [{name, type, file, change}], operations, …}.
+    /// Print JSON: {commits: [commit], memories: [{name, type, file, change}], operations, …}.
     #[arg(long)]
     pub json: bool,
 }

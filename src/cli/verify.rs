@@ -1,5 +1,5 @@
 //! `memdir verify`: each memory checked against the project as it is now (DESIGN §9). A report:
-//! it exits 0 whatever it finds and changes nothing.
+//! it changes nothing, and exits 1 when a memory is stale (as grep and git users expect, §11).
 
 use crate::Error;
 use crate::cli::{Ctx, Output};
@@ -9,7 +9,7 @@ use crate::review::verify::{Cached, Status, subjects, verify_report, write_cache
 ///
 /// The file paths a memory names must exist in the work tree, and the symbols in its code spans
 /// must still be found in the project's tracked files. Stale memories are listed with the
-/// evidence; it exits 0 whatever it finds and changes nothing.
+/// evidence, and the exit code is 1; 0 when none is. Nothing is changed.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Print JSON: {"memories": [{name, status, evidence, paths, symbols}], "checked_files": N},
@@ -58,20 +58,33 @@ pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), 
             ))
         });
     }
+    let stale = report
+        .verdicts
+        .iter()
+        .filter(|v| v.status == Status::Stale)
+        .count();
+    // A stale memory is exit 1, after the report.
+    let verdict = || match stale {
+        0 => Ok(()),
+        n => Err(Error::Verdict(format!(
+            "{n} stale memor{}",
+            if n == 1 { "y" } else { "ies" }
+        ))),
+    };
     if args.json {
         let memories = serde_json::to_value(&report.verdicts)
             .map_err(|e| Error::Failed(format!("cannot render the report as JSON: {e}")))?;
-        return output.json(&serde_json::json!({
+        output.json(&serde_json::json!({
             "memories": memories,
             "checked_files": report.checked_files,
-        }));
+        }))?;
+        return verdict();
     }
     let mut text = String::new();
-    let (mut stale, mut ok, mut nothing) = (0, 0, 0);
+    let (mut ok, mut nothing) = (0, 0);
     for verdict in &report.verdicts {
         match verdict.status {
             Status::Stale => {
-                stale += 1;
                 text.push_str(&format!(
                     "{}: {}\n",
                     verdict.name,
@@ -96,5 +109,6 @@ pub fn run(ctx: &Ctx, args: &VerifyArgs, output: &mut Output<'_>) -> Result<(), 
     let have = if nothing == 1 { "has" } else { "have" };
     output.info(&format!(
         "{stale} of {total} {noun} {stale_verb} stale; {ok} ok; {nothing} {have} nothing to check"
-    ))
+    ))?;
+    verdict()
 }

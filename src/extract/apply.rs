@@ -11,6 +11,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use gix::ObjectId;
+
 use crate::extract::{Action, Draft, MAX_BODY_BYTES, Outcome, builtin};
 use crate::memory::catalog::read_memory;
 use crate::memory::statement::{dropped_words, words};
@@ -28,6 +30,8 @@ pub struct Carrier<'a> {
     store: Option<Store>,
     /// A dry run's changes so far, by name (`None`: removed), so that later actions see them.
     planned: BTreeMap<String, Option<Memory>>,
+    /// The commits made so far, oldest first (what a save adopted before it, then the save).
+    commits: Vec<ObjectId>,
 }
 
 /// A memory's words, as the update check compares them.
@@ -47,7 +51,13 @@ impl<'a> Carrier<'a> {
             said,
             store: None,
             planned: BTreeMap::new(),
+            commits: Vec::new(),
         }
+    }
+
+    /// The commits its actions made, oldest first.
+    pub fn commits(&self) -> &[ObjectId] {
+        &self.commits
     }
 
     /// Let go of the store's lock (other writers may go ahead while a model thinks).
@@ -174,6 +184,9 @@ impl<'a> Carrier<'a> {
                 body: &draft.body,
                 session,
             })?;
+            self.commits
+                .extend(saved.adoption.commits.iter().map(|(id, _)| *id));
+            self.commits.extend(saved.commit);
             saved.commit.map(|_| saved.op)
         };
         Ok(match op {
@@ -218,7 +231,10 @@ impl<'a> Carrier<'a> {
             self.planned.insert(name.to_string(), None);
         } else {
             let session = self.session;
-            self.store()?.remove(name, session)?;
+            let removed = self.store()?.remove(name, session)?;
+            self.commits
+                .extend(removed.adoption.commits.iter().map(|(id, _)| *id));
+            self.commits.push(removed.commit);
         }
         Ok(Outcome::Removed {
             name: name.to_string(),

@@ -374,6 +374,12 @@ pub struct Report {
     pub messages: Vec<Message>,
     /// Commits that adopted what the agent wrote itself.
     pub adopted: Vec<String>,
+    /// Every commit the run made, oldest first (adoptions, saves, removals): what `--json`
+    /// shows as the run's commits, read from `memory_dir`.
+    #[serde(skip)]
+    pub commits: Vec<gix::ObjectId>,
+    #[serde(skip)]
+    pub memory_dir: PathBuf,
     /// Lines of the range that were not JSON (skipped).
     pub unreadable_lines: usize,
     /// Lines of the range over [`transcript::MAX_LINE_BYTES`] (skipped unread).

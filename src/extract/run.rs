@@ -140,6 +140,9 @@ pub fn run(job: &Job) -> Result<Report, ExtractError> {
         if !job.dry_run {
             let adoption = Store::open(&job.memory_dir)?.adopt(Some(&job.session))?;
             report.adopted = adoption.commits.iter().map(|(_, s)| s.clone()).collect();
+            report
+                .commits
+                .extend(adoption.commits.iter().map(|(id, _)| *id));
         }
     } else if !range.turns.is_empty() {
         let plan = plan(job)?;
@@ -215,6 +218,7 @@ impl Report {
             run: format!("{}@{from}", job.session),
             session: job.session.clone(),
             transcript: job.transcript.clone(),
+            memory_dir: job.memory_dir.clone(),
             from,
             to,
             turns,
@@ -338,6 +342,7 @@ fn ask_model(
     report.model_calls += asked.calls;
     report.cost_usd = asked.cost_usd;
     report.outcomes.extend(asked.outcomes);
+    report.commits.extend_from_slice(carrier.commits());
     Ok(())
 }
 
@@ -363,6 +368,7 @@ fn with_builtin(job: &Job, turns: &[Turn], report: &mut Report) -> Result<(), Ex
     report.extractor = Some("builtin");
     report.messages = account(turns, &extraction, &outcomes);
     report.outcomes.extend(outcomes);
+    report.commits.extend_from_slice(carrier.commits());
     Ok(())
 }
 

@@ -33,11 +33,26 @@ pub fn format_age(seconds: i64, now: i64) -> String {
 pub fn last_saved(history: &[HistoryEntry]) -> std::collections::HashMap<String, (i64, i32)> {
     let mut out = std::collections::HashMap::new();
     for entry in history {
-        if let Some((_, _, name)) = entry.memory_subject() {
+        for name in entry.names() {
             out.entry(name.to_string()).or_insert(entry.time);
         }
     }
     out
+}
+
+/// Now, as every time memdir writes is written (ARCHITECTURE.md, "JSON field names"): RFC 3339
+/// to the second, in this machine's offset, as git records a commit's time.
+pub fn now() -> String {
+    chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+}
+
+/// `text`, a time as memdir wrote it before it wrote every time as [`now`] does (in UTC as `Z`,
+/// or to the nanosecond), as `now` writes it; `None` when it is not RFC 3339.
+pub fn as_written_now(text: &str) -> Option<String> {
+    chrono::DateTime::parse_from_rfc3339(text).ok().map(|t| {
+        t.with_timezone(&chrono::Local)
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+    })
 }
 
 /// RFC 3339 in the committer's own offset.

@@ -3,16 +3,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// What kind of fact a memory holds.
+/// What kind of fact a memory holds ([`MemoryType::purpose`] says it in words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MemoryType {
-    /// Who the user is: role, expertise, preferences.
     User,
-    /// How the user wants the agent to work: corrections and confirmed approaches.
     Feedback,
-    /// Facts about the project that the code and history do not show.
     Project,
-    /// Where to find things: dashboards, docs, trackers, channels.
     Reference,
 }
 
@@ -30,6 +26,18 @@ impl MemoryType {
             MemoryType::Feedback => "feedback",
             MemoryType::Project => "project",
             MemoryType::Reference => "reference",
+        }
+    }
+
+    /// What memories of this type hold, in a few words (shown beside a completed `--type`).
+    pub fn purpose(self) -> &'static str {
+        match self {
+            MemoryType::User => "who the user is: role, expertise, preferences",
+            MemoryType::Feedback => {
+                "how the user wants the agent to work: corrections, confirmed approaches"
+            }
+            MemoryType::Project => "facts about the project that the code and history do not show",
+            MemoryType::Reference => "where to find things: dashboards, docs, trackers, channels",
         }
     }
 }

@@ -160,6 +160,11 @@ impl TopicFile {
         })
     }
 
+    /// Whether the file starts with frontmatter.
+    pub fn has_frontmatter(&self) -> bool {
+        self.frontmatter.is_some()
+    }
+
     /// A new topic file.
     pub fn new(name: &str, description: &str, memory_type: MemoryType, body: &str) -> Self {
         let frontmatter = format!(

@@ -29,6 +29,19 @@ pub enum Op {
 }
 
 impl Op {
+    pub const ALL: [Op; 10] = [
+        Op::Save,
+        Op::Update,
+        Op::Delete,
+        Op::Adopt,
+        Op::Rollback,
+        Op::Restore,
+        Op::Promote,
+        Op::Revert,
+        Op::Undo,
+        Op::Redo,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Op::Save => "save",
@@ -159,6 +172,15 @@ impl HistoryEntry {
                 "index" | "commit" | "op" | "session" | "team" | "personal"
             )
         })
+    }
+
+    /// The memories the subject names: one, or several (`delete(mixed): a, b`, what `rm a b`
+    /// writes); none when it is not about a memory.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.memory_subject()
+            .map(|(_, _, names)| names)
+            .into_iter()
+            .flat_map(|names| names.split(", "))
     }
 
     /// A `Memdir-*` trailer's value, e.g. `trailer("Op")`.

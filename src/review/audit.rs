@@ -132,8 +132,8 @@ pub struct Proposal {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<CleanUp>,
     pub layer: Layer,
-    /// The memory's name (memory layers).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The memory's name (memory layers): `name` in JSON, as in every command's.
+    #[serde(rename = "name", skip_serializing_if = "Option::is_none")]
     pub memory: Option<String>,
     /// The instruction file's absolute path (instruction layer).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -92,6 +92,24 @@ pub struct Proposal {
     pub review_url: Option<String>,
 }
 
+impl Proposal {
+    /// The record as `--json` shows it, in the vocabulary of every command (ARCHITECTURE.md,
+    /// "JSON field names"): the memory's name is `name` (the record on disk keeps `memory`, so
+    /// records written before read the same).
+    pub fn to_json(&self) -> serde_json::Value {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(record)) => record
+                .into_iter()
+                .map(|(key, value)| match key.as_str() {
+                    "memory" => ("name".to_string(), value),
+                    _ => (key, value),
+                })
+                .collect(),
+            _ => serde_json::Value::Null,
+        }
+    }
+}
+
 /// What `--reconcile` did with a merged promotion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reconciled {
@@ -135,7 +153,7 @@ pub struct Checked {
 impl Checked {
     /// The JSON object of `proposals --json`.
     pub fn to_json(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(&self.proposal).unwrap_or_default();
+        let mut value = self.proposal.to_json();
         value["status"] = self.status.as_str().into();
         value["reason"] = match &self.status {
             Status::Stale(reason) => reason.as_str().into(),
@@ -410,7 +428,7 @@ impl Reconciliation {
     /// The JSON object of `proposals --reconcile --json`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
-            "memory": self.memory,
+            "name": self.memory,
             "commit": self.commit.map(|c| c.to_string()),
             "merge": self.merge.map(|m| m.to_string()),
             "note": self.note,
@@ -459,7 +477,7 @@ pub fn reconcile(store: &mut Store) -> Result<Vec<Reconciliation>, ProposalError
         updated.reconciled = Some(Reconciled {
             commit: commit.map(|c| c.to_string()),
             merge: merge_hex,
-            time: chrono::Local::now().to_rfc3339(),
+            time: crate::memory::age::now(),
             note: note.clone(),
         });
         save(&memory_dir, &updated)?;

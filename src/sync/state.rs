@@ -16,7 +16,7 @@ fn state_file(git_dir: &Path, name: &str) -> PathBuf {
 /// power cut may lose the time of the last sync, or tear the file, which `last_sync` then
 /// reads as no sync (status says "never"); nothing else depends on it.
 pub fn record_sync(git_dir: &Path, name: &str) -> Result<(), SyncError> {
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let now = crate::memory::age::now();
     let path = state_file(git_dir, name);
     crate::atomic::replace_unsynced(
         &path,
@@ -27,10 +27,15 @@ pub fn record_sync(git_dir: &Path, name: &str) -> Result<(), SyncError> {
     .map_err(SyncError::io(&path))
 }
 
-/// When the sync recorded as `name` last ended well (RFC 3339); `None` before the first.
+/// When the sync recorded as `name` last ended well (RFC 3339 as memdir writes every time, one
+/// recorded before in UTC as `Z` too); `None` before the first.
 pub fn last_sync(git_dir: &Path, name: &str) -> Option<String> {
     crate::input::read_regular(&state_file(git_dir, name), STATE_FILE_BYTES)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .and_then(|v| v["last_sync"].as_str().map(str::to_string))
+        .and_then(|v| {
+            v["last_sync"]
+                .as_str()
+                .and_then(crate::memory::age::as_written_now)
+        })
 }

@@ -369,10 +369,21 @@ impl TestEnv {
     }
 
     /// Run memdir with `args` with its stdout and stderr on a pseudo-terminal (util-linux's
-    /// `script`), as a person at a terminal sees it; what the terminal was sent.
+    /// `script`), as a person at a terminal sees it; what the terminal was sent. It must succeed.
     pub fn on_terminal(&self, args: &[&str]) -> String {
+        let run = self.on_terminal_with(args, &[], "");
+        assert_eq!(run.code, 0, "memdir {args:?} on a terminal: {}", run.stdout);
+        run.stdout
+    }
+
+    /// Run memdir with `args` on a pseudo-terminal (util-linux's `script`: stdin, stdout and
+    /// stderr all the terminal), `vars` added to the environment and `typed` sent as keystrokes:
+    /// its exit code and what the terminal was sent (stdout and stderr as they interleave, line
+    /// ends as `\r\n`).
+    pub fn on_terminal_with(&self, args: &[&str], vars: &[(&str, &str)], typed: &str) -> Run {
         let quote = |word: &str| format!("'{}'", word.replace('\'', "'\\''"));
-        let mut line = quote(&Self::binary().display().to_string());
+        // `exec`: memdir is the terminal's process, not a shell waiting for it.
+        let mut line = format!("exec {}", quote(&Self::binary().display().to_string()));
         for arg in args {
             line.push(' ');
             line.push_str(&quote(arg));
@@ -381,17 +392,23 @@ impl TestEnv {
         script
             .args(["-qec", &line, "/dev/null"])
             .env_clear()
-            .current_dir(&self.project)
-            .stdin(std::process::Stdio::null());
+            .current_dir(&self.project);
         for (k, v) in &self.vars {
             script.env(k, v);
         }
-        let out = script.output().expect("util-linux script runs");
-        assert!(
-            out.status.success(),
-            "memdir {args:?} on a terminal: {out:?}"
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        for (k, v) in vars {
+            script.env(k, v);
+        }
+        Run::from_output(output_with_stdin(script, typed.as_bytes()))
+    }
+
+    /// An executable shell script `name` in the test's root (a pager, an editor): its path.
+    pub fn script(&self, name: &str, text: &str) -> String {
+        let path = self.root.join(name);
+        std::fs::write(&path, text).expect("write the script");
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .expect("make it executable");
+        path.display().to_string()
     }
 
     /// Run memdir with `args` and no stdin.
@@ -436,6 +453,19 @@ impl TestEnv {
         run
     }
 
+    /// Run memdir and require exit `code` with nothing on stderr: a command whose answer is its
+    /// exit code (a search with no hit, a verify with stale memories: 1).
+    pub fn exits(&self, args: &[&str], code: i32) -> Run {
+        let run = self.run(args);
+        assert_eq!(
+            (run.code, run.stderr.as_str()),
+            (code, ""),
+            "memdir {args:?}: {}",
+            run.stdout
+        );
+        run
+    }
+
     /// Run memdir and require exit `code` with `needle` in its one-line error.
     pub fn fails(&self, args: &[&str], code: i32, needle: &str) -> Run {
         let run = self.run(args);
@@ -466,6 +496,17 @@ impl TestEnv {
     /// The memory dir memdir resolves for this environment.
     pub fn memory_dir(&self) -> PathBuf {
         PathBuf::from(self.ok(&["path"]).stdout.trim_end())
+    }
+
+    /// `memdir save` of the memory many tests start from: `role`, a user memory, "Backend
+    /// engineer", "I own the deploy scripts."
+    pub fn save_role(&self) -> Run {
+        self.save(
+            "user",
+            "role",
+            "Backend engineer",
+            "I own the deploy scripts.",
+        )
     }
 
     /// `memdir save` (with `--title` when given) committed at `time` (RFC 3339), as if saved

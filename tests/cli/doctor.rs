@@ -5,7 +5,8 @@ use std::path::Path;
 
 use crate::common::{TestEnv, assert_git_clean, git, subjects};
 
-/// `doctor --json`: exit code and the findings as (kind, subject, fixed?).
+/// `doctor --json`: exit code and the findings as (kind, what it is about, fixed?), what it is
+/// about as the word that names it and its value: `file role.md`, `name lint`.
 fn doctor(env: &TestEnv, fix: bool) -> (i32, Vec<(String, String, bool)>) {
     let mut args = vec!["doctor", "--json"];
     if fix {
@@ -20,7 +21,10 @@ fn doctor(env: &TestEnv, fix: bool) -> (i32, Vec<(String, String, bool)>) {
         .map(|f| {
             (
                 f["kind"].as_str().unwrap_or_default().to_string(),
-                f["subject"].as_str().unwrap_or_default().to_string(),
+                ["file", "link", "name", "subject", "object", "path"]
+                    .into_iter()
+                    .find_map(|word| Some(format!("{word} {}", f.get(word)?.as_str()?)))
+                    .unwrap_or_default(),
                 !f["fixed"].is_null(),
             )
         })
@@ -48,7 +52,7 @@ fn a_consistent_store_exits_zero() {
     env.ok(&["rm", "lint"]);
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 0, "{findings:?}");
-    assert!(has(&findings, "restorable", "lint"), "{findings:?}");
+    assert!(has(&findings, "restorable", "name lint"), "{findings:?}");
     assert!(env.ok(&["doctor"]).stdout.ends_with("consistent\n"));
 }
 
@@ -60,13 +64,13 @@ fn an_orphan_is_found_then_indexed() {
     let text = topic(&dir, "staging", "Staging deploys from release.");
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 1);
-    assert!(has(&findings, "orphan", "staging.md"), "{findings:?}");
+    assert!(has(&findings, "orphan", "file staging.md"), "{findings:?}");
     let (code, findings) = doctor(&env, true);
     assert_eq!(code, 0, "{findings:?}");
     assert!(
         findings
             .iter()
-            .any(|(k, s, fixed)| k == "orphan" && s == "staging.md" && *fixed)
+            .any(|(k, s, fixed)| k == "orphan" && s == "file staging.md" && *fixed)
     );
     assert_eq!(subjects(&dir)[0], "adopt(project): staging");
     assert!(
@@ -97,7 +101,7 @@ fn a_deleted_topic_file_comes_back_and_a_line_for_nothing_is_dropped() {
     std::fs::remove_file(dir.join("lint.md")).expect("rm");
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 1);
-    assert!(has(&findings, "deleted", "lint.md"), "{findings:?}");
+    assert!(has(&findings, "deleted", "file lint.md"), "{findings:?}");
     let run = env.run(&["doctor", "--fix"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     insta::assert_snapshot!("doctor_restores_a_deleted_file", run.stdout);
@@ -116,7 +120,7 @@ fn a_deleted_topic_file_comes_back_and_a_line_for_nothing_is_dropped() {
     assert!(
         findings
             .iter()
-            .any(|(k, s, fixed)| k == "deleted" && s == "lint.md" && *fixed),
+            .any(|(k, s, fixed)| k == "deleted" && s == "file lint.md" && *fixed),
         "{findings:?}"
     );
     assert_eq!(subjects(&dir)[..2], ["restore(feedback): lint", "by hand"]);
@@ -134,7 +138,7 @@ fn a_deleted_topic_file_comes_back_and_a_line_for_nothing_is_dropped() {
     env.ok(&["snapshot"]);
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 1);
-    assert!(has(&findings, "dangling", "gone.md"), "{findings:?}");
+    assert!(has(&findings, "dangling", "file gone.md"), "{findings:?}");
     let (code, _) = doctor(&env, true);
     assert_eq!(code, 0);
     assert_eq!(subjects(&dir)[0], "update(index): MEMORY.md");
@@ -158,7 +162,10 @@ fn uncommitted_changes_are_found_then_adopted() {
     .expect("edit");
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 1);
-    assert!(has(&findings, "uncommitted", "role.md"), "{findings:?}");
+    assert!(
+        has(&findings, "uncommitted", "file role.md"),
+        "{findings:?}"
+    );
     let (code, _) = doctor(&env, true);
     assert_eq!(code, 0);
     assert_eq!(subjects(&dir)[0], "adopt(user): role");
@@ -182,11 +189,11 @@ fn bad_frontmatter_and_duplicates_are_left_for_a_person() {
     let (code, findings) = doctor(&env, true);
     assert_eq!(code, 1, "{findings:?}");
     assert!(
-        has(&findings, "invalid-frontmatter", "broken.md"),
+        has(&findings, "invalid-frontmatter", "file broken.md"),
         "{findings:?}"
     );
-    assert!(has(&findings, "untyped", "bare.md"), "{findings:?}");
-    assert!(has(&findings, "duplicate", "role.md"), "{findings:?}");
+    assert!(has(&findings, "untyped", "file bare.md"), "{findings:?}");
+    assert!(has(&findings, "duplicate", "link role.md"), "{findings:?}");
     // --fix still committed what was safe: the pending files, as they are.
     assert_eq!(
         git(&dir, &["show", "HEAD:broken.md"]),
@@ -224,7 +231,7 @@ fn an_interrupted_commit_is_found_and_its_content_kept() {
         findings.iter().any(|(k, _, _)| k == "unreachable"),
         "{findings:?}"
     );
-    assert!(has(&findings, "uncommitted", "ci.md"), "{findings:?}");
+    assert!(has(&findings, "uncommitted", "file ci.md"), "{findings:?}");
     // --fix adopts the pending save; the interrupted commit's files are then in history, so
     // what is left of it is garbage for git gc, not a problem.
     let (code, findings) = doctor(&env, true);

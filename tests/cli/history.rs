@@ -44,7 +44,10 @@ fn rollback_makes_a_new_commit_with_the_old_tree() {
     assert_eq!(subjects(&dir).len(), before + 1);
     let json = env.ok(&["rollback", "HEAD~1", "--json"]).json();
     assert_eq!(json["target"], git(&dir, &["rev-parse", "HEAD~2"]).trim());
-    assert_eq!(json["commit"], git(&dir, &["rev-parse", "HEAD"]).trim());
+    assert_eq!(
+        json["commits"][0]["commit"],
+        git(&dir, &["rev-parse", "HEAD"]).trim()
+    );
     let changes: Vec<String> = json["memories"]
         .as_array()
         .expect("memories")
@@ -264,15 +267,9 @@ fn memdir_log(env: &TestEnv) -> Vec<(String, String)> {
         .expect("array")
         .iter()
         .map(|e| {
-            let name = e["name"].as_str().unwrap_or("");
-            let head = format!(
-                "{}({})",
-                e["op"].as_str().unwrap_or(""),
-                e["type"].as_str().unwrap_or("")
-            );
             (
                 e["commit"].as_str().unwrap_or("").to_string(),
-                format!("{head}: {name}"),
+                e["subject"].as_str().unwrap_or("").to_string(),
             )
         })
         .collect()

@@ -99,7 +99,7 @@ fn proposals(env: &TestEnv) -> Vec<serde_json::Value> {
 
 fn status_of<'a>(list: &'a [serde_json::Value], memory: &str) -> &'a serde_json::Value {
     list.iter()
-        .find(|p| p["memory"] == memory)
+        .find(|p| p["name"] == memory)
         .unwrap_or_else(|| panic!("no proposal for {memory}: {list:?}"))
 }
 
@@ -721,7 +721,7 @@ fn proposals_are_open_merged_or_stale_and_reconcile_is_idempotent() {
         .as_array()
         .expect("array")
         .iter()
-        .map(|r| r["memory"].as_str().expect("name"))
+        .map(|r| r["name"].as_str().expect("name"))
         .collect();
     assert_eq!(retired, ["merged-one", "squashed-one"]);
     assert_eq!(subjects(&memory).len(), before + 2);
@@ -927,7 +927,7 @@ fn a_team_promotion_is_pushed_for_review_and_retired_once_merged_on_the_remote()
     git(&reviewer, &["push", "-q", "origin", "HEAD"]);
     // Without a team sync, reconcile sees it merged there and retires the memory.
     let reconciled = env.ok(&["proposals", "--reconcile", "--json"]).json();
-    assert_eq!(reconciled["reconciled"][0]["memory"], NAME, "{reconciled}");
+    assert_eq!(reconciled["reconciled"][0]["name"], NAME, "{reconciled}");
     assert!(!env.memory_dir().join(format!("{NAME}.md")).exists());
     assert_git_clean(&env.memory_dir());
     // The team's memory has it once synced.

@@ -73,10 +73,17 @@ fn search_with_nothing_to_find_says_so_and_bad_usage_is_refused() {
         "Staff engineer on payments",
         "Works on the payments API.",
     );
-    let run = env.ok(&["search", "quantum", "entanglement"]);
-    assert_eq!(run.stdout, "no memory matches \"quantum entanglement\"\n");
+    // As grep: no hit is exit 1, with nothing on stdout; a terminal is told where it looked.
+    let run = env.exits(&["search", "quantum", "entanglement"], 1);
+    assert_eq!(run.stdout, "");
+    let shown = env.on_terminal_with(&["search", "quantum", "entanglement"], &[], "");
+    assert_eq!(shown.code, 1);
     assert_eq!(
-        env.ok(&["search", "--json", "the"]).json(),
+        env.normalised(&shown.stdout),
+        "no memory in [ROOT]/home/.claude/projects/[SANITISED-ROOT]-proj/memory matches \"quantum entanglement\"\r\n"
+    );
+    assert_eq!(
+        env.exits(&["search", "--json", "the"], 1).json(),
         serde_json::json!([])
     );
     env.fails(&["search"], 2, "QUERY");
@@ -420,11 +427,11 @@ fn search_history_finds_older_versions_and_deleted_memories_with_their_commit() 
 
     // Without --history neither the old text nor the deleted memory is found.
     let now = env
-        .ok(&["search", "--json", "pgbouncer", "transaction", "mode"])
+        .exits(&["search", "--json", "pgbouncer", "transaction", "mode"], 1)
         .json();
     assert_eq!(now, serde_json::json!([]));
     assert_eq!(
-        env.ok(&["search", "--json", "legacy", "deploy", "runbook"])
+        env.exits(&["search", "--json", "legacy", "deploy", "runbook"], 1)
             .json(),
         serde_json::json!([])
     );

@@ -8,9 +8,15 @@ use crate::common::{TestEnv, assert_git_clean};
 
 /// Names and scores of `search --json QUERY`, best first.
 fn search(env: &TestEnv, query: &str) -> Vec<(String, f64)> {
-    env.ok(&["search", "--json", "-n", "20", "--", query])
-        .json()
-        .as_array()
+    let run = env.run(&["search", "--json", "-n", "20", "--", query]);
+    // No hit is exit 1 (as grep), with an empty list.
+    let hits = run.json();
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (if hits == serde_json::json!([]) { 1 } else { 0 }, ""),
+        "search {query:?}"
+    );
+    hits.as_array()
         .expect("an array")
         .iter()
         .map(|hit| {

@@ -57,7 +57,7 @@ fn revert_takes_back_one_commit_three_ways() {
     );
     assert_eq!(git(&dir, &["rev-parse", "HEAD"]), head);
     let json = env.ok(&["revert", &update, "--json"]).json();
-    assert!(json["commit"].is_null(), "{json}");
+    assert_eq!(json["commits"], serde_json::json!([]), "{json}");
     assert_eq!(json["memories"], serde_json::json!([]));
 
     // Reverting a change to role after role changed again in the same lines: both kept.
@@ -79,7 +79,10 @@ fn revert_takes_back_one_commit_three_ways() {
     assert_eq!(json["conflicts"][0]["file"], "role.md");
     assert_eq!(json["conflicts"][0]["kept_as"], copy.as_str());
     assert_eq!(json["reverted"], frontend.as_str());
-    assert_eq!(json["commit"], git(&dir, &["rev-parse", "HEAD"]).trim());
+    assert_eq!(
+        json["commits"][0]["commit"],
+        git(&dir, &["rev-parse", "HEAD"]).trim()
+    );
     assert!(
         read(&env, "role.md").contains("Fullstack now."),
         "ours stays"

@@ -80,7 +80,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
             *exercised.entry(want_label.clone()).or_insert(0) += 1;
             let got = proposals
                 .iter()
-                .find(|p| p["memory"] == want.memory.as_str())
+                .find(|p| p["name"] == want.memory.as_str())
                 .map(|p| label(p["group"].as_str().unwrap_or("?"), p["kind"].as_str()));
             if got.as_deref() == Some(want_label.as_str()) {
                 right += 1;
@@ -115,10 +115,7 @@ fn review_proposes_the_right_group_for_every_memory_of_the_labelled_stores() {
         // Never a promotion of a secret or a relative date, whatever the labels say.
         for p in proposals {
             let group = p["group"].as_str().unwrap_or("");
-            let Some(memory) = p["memory"]
-                .as_str()
-                .filter(|_| group.starts_with("promote"))
-            else {
+            let Some(memory) = p["name"].as_str().filter(|_| group.starts_with("promote")) else {
                 continue;
             };
             let text =
@@ -206,7 +203,7 @@ fn review_judges_dates_against_today_and_identifiers_keep_facts_apart() {
     let of = |name: &str| {
         proposals
             .iter()
-            .find(|p| p["memory"] == name)
+            .find(|p| p["name"] == name)
             .unwrap_or_else(|| panic!("no proposal for {name}"))
     };
     assert_eq!(
@@ -229,8 +226,7 @@ fn review_judges_dates_against_today_and_identifiers_keep_facts_apart() {
         .collect();
     assert!(duplicates.is_empty(), "{duplicates:#?}");
     for p in proposals {
-        let acts =
-            p["group"] != "no-action" && p["group"] != "ambiguous" && p["memory"].is_string();
+        let acts = p["group"] != "no-action" && p["group"] != "ambiguous" && p["name"].is_string();
         assert_eq!(p["command"].is_string(), acts, "{p}");
     }
     let report = env.ok(&["review"]).stdout;

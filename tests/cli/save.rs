@@ -1,6 +1,6 @@
 //! Saving, updating, listing, showing and removing memories, each checked with the real git.
 
-use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, subjects};
+use crate::common::{TestEnv, assert_git_clean, assert_index_consistent, git, save_args, subjects};
 
 #[test]
 fn three_saves_list_show_log() {
@@ -141,7 +141,10 @@ fn saving_an_existing_name_updates_it_in_place() {
         "--body",
         "Spaces.",
     ]);
-    env.save("project", "tabs", "Use tabs, width 4", "Tabs, width 4.");
+    // A type change is asked for (without --change-type it is refused: tests/cli/edit.rs).
+    let mut retyped = save_args("project", "tabs", "Use tabs, width 4", "Tabs, width 4.");
+    retyped.push("--change-type");
+    env.ok(&retyped);
     let dir = env.memory_dir();
     assert_git_clean(&dir);
     assert_eq!(subjects(&dir)[0], "update(project): tabs");

@@ -337,7 +337,7 @@ fn a_conflict_is_listed_proposed_and_finished_with_resolve() {
         .find(|p| p["kind"] == "conflict")
         .unwrap_or_else(|| panic!("no conflict proposal: {review}"))
         .clone();
-    assert_eq!(proposal["memory"], copy.trim_end_matches(".md"));
+    assert_eq!(proposal["name"], copy.trim_end_matches(".md"));
     assert!(
         proposal["reason"]
             .as_str()

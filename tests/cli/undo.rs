@@ -190,9 +190,11 @@ fn undo_session_takes_back_what_one_session_wrote() {
     let json = env.ok(&["undo", "--session", "s1", "--json"]).json();
     holds(&dir, &["four", "two"]);
     assert_eq!(subjects(&dir).len(), before + 1, "one commit");
-    assert_eq!(json["commit"], git(&dir, &["rev-parse", "HEAD"]).trim());
-    assert_eq!(json["time"], "2026-03-05T10:00:00+00:00");
-    assert_eq!(json["author"], "memdir <memdir@localhost>");
+    let commit = &json["commits"][0];
+    assert_eq!(json["commits"].as_array().map(Vec::len), Some(1), "{json}");
+    assert_eq!(commit["commit"], git(&dir, &["rev-parse", "HEAD"]).trim());
+    assert_eq!(commit["time"], "2026-03-05T10:00:00+00:00");
+    assert_eq!(commit["author"], "memdir <memdir@localhost>");
     let changed: Vec<(String, String, String, String)> = json["memories"]
         .as_array()
         .expect("memories")

@@ -111,7 +111,7 @@ fn each_memory_is_checked_against_the_project_now() {
     let memories_before = tree_snapshot(&memory_dir);
     let project_before = tree_snapshot(&env.project);
 
-    let run = env.ok(&["verify", "--json"]);
+    let run = env.exits(&["verify", "--json"], 1);
     assert_eq!(
         verdicts(&run),
         vec![
@@ -150,7 +150,7 @@ fn each_memory_is_checked_against_the_project_now() {
     assert_eq!(json["memories"][2]["symbols"], json!(["parse_args"]));
     assert_eq!(json["memories"][0]["paths"], json!(["docs/setup.md"]));
 
-    let run = env.ok(&["verify"]);
+    let run = env.exits(&["verify"], 1);
     assert_eq!(
         run.stdout,
         "parser-file: names src/parse.rs, which does not exist\n\
@@ -161,7 +161,7 @@ fn each_memory_is_checked_against_the_project_now() {
     assert_eq!(run.stderr, "");
     // `-q` keeps the stale list and drops the summary.
     assert_eq!(
-        env.ok(&["verify", "-q"]).stdout.lines().count(),
+        env.exits(&["verify", "-q"], 1).stdout.lines().count(),
         2,
         "one line per stale memory"
     );
@@ -175,7 +175,7 @@ fn each_memory_is_checked_against_the_project_now() {
         &env.project.join("src/parse.rs"),
         "pub fn old_parser() {}\n",
     );
-    let run = env.ok(&["verify", "--json"]);
+    let run = env.exits(&["verify", "--json"], 1);
     assert_eq!(verdicts(&run)[1], verdict("parser-file", "ok", &[]));
 }
 
@@ -221,7 +221,7 @@ fn paths_see_the_work_tree_but_symbols_only_tracked_files() {
         "The old parser",
         "src/parse.rs was deleted in the rewrite; `old_parser` went with it.",
     );
-    let run = env.ok(&["verify", "--json"]);
+    let run = env.exits(&["verify", "--json"], 1);
     assert_eq!(
         verdicts(&run),
         vec![
@@ -292,7 +292,7 @@ fn absolute_paths_and_a_project_inside_a_repository() {
         "--body",
         "Edit src/main.ts (packages/app/src/main.ts from the root) and call `startServer()`.",
     ]);
-    let run = env.ok(&["--project", &app_arg, "verify", "--json"]);
+    let run = env.exits(&["--project", &app_arg, "verify", "--json"], 1);
     assert_eq!(
         verdicts(&run),
         vec![
@@ -331,7 +331,7 @@ fn a_project_that_is_no_git_repository_is_walked() {
         "`load_config` in src/app.py reads the settings; `vendored_helper` and `hidden_helper_fn` \
          come from elsewhere.",
     );
-    let run = env.ok(&["verify", "--json"]);
+    let run = env.exits(&["verify", "--json"], 1);
     assert_eq!(
         verdicts(&run),
         vec![verdict(
@@ -371,7 +371,7 @@ fn singular_counts_read_well() {
         "Where the parser is",
         "The parser is in src/parse.rs.",
     );
-    let run = env.ok(&["verify"]);
+    let run = env.exits(&["verify"], 1);
     assert_eq!(
         run.stdout,
         "only-one: names src/parse.rs, which does not exist\n\

@@ -100,6 +100,9 @@ struct Save {
     body: String,
     /// The index line's title [default: the name in words; an update keeps the old one].
     title: Option<String>,
+    /// Saving an existing name under another type is refused unless this is true.
+    #[serde(default)]
+    change_type: bool,
     /// The project whose memory to use [default: the server's].
     project: Option<PathBuf>,
 }
@@ -378,14 +381,16 @@ fn run_save(server: &Server, session: &str, args: JsonObject) -> Result<String, 
     let args: Save = arguments(args)?;
     let ctx = server.ctx(args.project.as_deref());
     let command = save::SaveArgs {
-        memory_type: args.memory_type.as_str().to_string(),
+        memory_type: Some(args.memory_type.as_str().to_string()),
         name: args.name,
-        description: args.description,
+        description: Some(args.description),
         title: args.title,
         // Always given: the body is never read from stdin, which is the client's channel.
         body: Some(args.body),
         body_file: None,
+        change_type: args.change_type,
         session: Some(session.to_string()),
+        json: false,
     };
     captured(|output| save::run(&ctx, &command, output))
 }
@@ -394,8 +399,9 @@ fn run_remove(server: &Server, session: &str, args: JsonObject) -> Result<String
     let args: Remove = arguments(args)?;
     let ctx = server.ctx(args.project.as_deref());
     let command = rm::RmArgs {
-        name: args.name,
+        names: vec![args.name],
         session: Some(session.to_string()),
+        json: false,
     };
     captured(|output| rm::run(&ctx, &command, output))
 }

@@ -96,21 +96,52 @@ impl Kind {
     }
 }
 
+/// What a finding is about: said as it is (a file, a memory, a commit), so that `--json` can
+/// name it with the word that means it (ARCHITECTURE.md, "JSON field names").
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Subject {
+    /// A file of the memory dir by its name: a topic file, `MEMORY.md`.
+    File(String),
+    /// A link of the index as it is written (one that leaves the memory dir, too).
+    Link(String),
+    /// A memory by its name (a frontmatter name two files claim; a deleted memory).
+    Memory(String),
+    /// A commit `--fix` made, by its subject (the adoption of what was pending).
+    Commit(String),
+    /// A git object no ref reaches (an interrupted commit or tree).
+    Object(ObjectId),
+    /// The memory dir itself, before it is under memdir.
+    Dir(std::path::PathBuf),
+}
+
+impl std::fmt::Display for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Subject::File(text)
+            | Subject::Link(text)
+            | Subject::Memory(text)
+            | Subject::Commit(text) => f.write_str(text),
+            Subject::Object(id) => write!(f, "{}", id.to_hex_with_len(12)),
+            Subject::Dir(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
 /// One thing doctor found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub kind: Kind,
-    /// The file, memory or object it is about.
-    pub subject: String,
+    /// What it is about.
+    pub subject: Subject,
     pub detail: String,
     /// The commit that repaired it, with `--fix`.
     pub fixed: Option<ObjectId>,
 }
 
-fn finding(kind: Kind, subject: impl Into<String>, detail: impl Into<String>) -> Finding {
+fn finding(kind: Kind, subject: Subject, detail: impl Into<String>) -> Finding {
     Finding {
         kind,
-        subject: subject.into(),
+        subject,
         detail: detail.into(),
         fixed: None,
     }
@@ -175,7 +206,7 @@ impl Store {
             IndexHealth::NotUtf8(bytes) => {
                 out.push(finding(
                     Kind::BadIndex,
-                    INDEX_FILE,
+                    Subject::File(INDEX_FILE.into()),
                     format!(
                         "it is not valid UTF-8 at line {}; memdir never rewrites what it cannot read: fix that line by hand (its other lines are not checked until then)",
                         not_utf8_line(&bytes)
@@ -186,7 +217,7 @@ impl Store {
             IndexHealth::Unusable(why) => {
                 out.push(finding(
                     Kind::BadIndex,
-                    INDEX_FILE,
+                    Subject::File(INDEX_FILE.into()),
                     format!("{why}; replace it with a regular file (its lines are not checked until then)"),
                 ));
                 None
@@ -199,7 +230,7 @@ impl Store {
             };
             out.push(finding(
                 Kind::UnreadableFile,
-                name,
+                Subject::File(name.clone()),
                 format!("{why} (never committed)"),
             ));
         }
@@ -219,7 +250,7 @@ impl Store {
         for name in changed {
             out.push(finding(
                 Kind::Uncommitted,
-                name,
+                Subject::File(name.to_string()),
                 "changed in the work tree since the last commit",
             ));
         }
@@ -234,7 +265,7 @@ impl Store {
             if let Some(memory) = conflict_copy_of(name) {
                 out.push(finding(
                     Kind::Conflict,
-                    name,
+                    Subject::File(name.clone()),
                     format!(
                         "the other side of a conflict over {memory}.md, kept by a sync: memdir resolve {memory} --ours|--theirs|--edit (memdir team resolve in team memory)"
                     ),
@@ -245,14 +276,18 @@ impl Store {
                 } else {
                     "not named by MEMORY.md and never committed: a save in progress or interrupted"
                 };
-                out.push(finding(Kind::Orphan, name, detail));
+                out.push(finding(Kind::Orphan, Subject::File(name.clone()), detail));
             }
             let bytes = read_memory_file(&self.dir, name, MAX_TOPIC_FILE_BYTES)?;
             let text = String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned();
             match TopicFile::parse(&text) {
                 Ok(topic) => {
                     if topic.memory_type.is_none() {
-                        out.push(finding(Kind::Untyped, name, "no type: in its frontmatter"));
+                        out.push(finding(
+                            Kind::Untyped,
+                            Subject::File(name.clone()),
+                            "no type: in its frontmatter",
+                        ));
                     }
                     if let Some(front_name) = topic.name {
                         if front_name != name.trim_end_matches(".md") {
@@ -260,13 +295,13 @@ impl Store {
                             out.push(if state.work.contains_key(&other) {
                                 finding(
                                     Kind::NameClash,
-                                    name,
+                                    Subject::File(name.clone()),
                                     format!("its frontmatter says name: {front_name}, which is the name of {other}"),
                                 )
                             } else {
                                 finding(
                                     Kind::NameMismatch,
-                                    name,
+                                    Subject::File(name.clone()),
                                     format!("its frontmatter says name: {front_name}; memdir's commands call it {}", name.trim_end_matches(".md")),
                                 )
                             });
@@ -277,13 +312,17 @@ impl Store {
                             .push(name);
                     }
                 }
-                Err(e) => out.push(finding(Kind::InvalidFrontmatter, name, e.to_string())),
+                Err(e) => out.push(finding(
+                    Kind::InvalidFrontmatter,
+                    Subject::File(name.clone()),
+                    e.to_string(),
+                )),
             }
         }
         for file in linked.keys().filter(|f| leaves_memory_dir(f)) {
             out.push(finding(
                 Kind::OutsideLink,
-                file,
+                Subject::Link(file.clone()),
                 "MEMORY.md links it, outside the memory dir; a memory is a file in the memory dir",
             ));
         }
@@ -291,7 +330,7 @@ impl Store {
             if *count > 1 {
                 out.push(finding(
                     Kind::Duplicate,
-                    file,
+                    Subject::Link(file.clone()),
                     format!("{count} index lines link it"),
                 ));
             }
@@ -304,7 +343,7 @@ impl Store {
             out.push(match deleted.get(file) {
                 Some(commit) => finding(
                     Kind::Deleted,
-                    file,
+                    Subject::File(file.clone()),
                     format!(
                         "MEMORY.md names it, but it was deleted from the work tree; --fix brings it back as {} holds it",
                         commit.to_hex_with_len(7)
@@ -312,7 +351,7 @@ impl Store {
                 ),
                 None => finding(
                     Kind::Dangling,
-                    file,
+                    Subject::File(file.clone()),
                     "MEMORY.md names it, but there is no such file, and no commit holds it",
                 ),
             });
@@ -320,7 +359,7 @@ impl Store {
         for (line, wanted) in self.drifted(&index, &state, &history)? {
             out.push(finding(
                 Kind::Drift,
-                line.file_name(),
+                Subject::File(line.file_name().to_string()),
                 format!(
                     "its index line says {:?}, what its description used to say; --fix makes it {:?}",
                     line.hook.as_deref().unwrap_or_default(),
@@ -332,7 +371,7 @@ impl Store {
             if files.len() > 1 {
                 out.push(finding(
                     Kind::Duplicate,
-                    front_name,
+                    Subject::Memory(front_name),
                     format!("one name in the frontmatter of {}", files.join(", ")),
                 ));
             }
@@ -345,14 +384,18 @@ impl Store {
                 .collect();
             out.push(finding(
                 Kind::IndexSize,
-                INDEX_FILE,
+                Subject::File(INDEX_FILE.into()),
                 format!(
                     "over Claude Code's load limit; not loaded: {}",
                     hidden.join(", ")
                 ),
             ));
         } else if let Some(warning) = index_size_warnings(&index_text).into_iter().next() {
-            out.push(finding(Kind::IndexSize, INDEX_FILE, warning));
+            out.push(finding(
+                Kind::IndexSize,
+                Subject::File(INDEX_FILE.into()),
+                warning,
+            ));
         }
         out.extend(self.restorable(&state.work, &history));
         out.extend(self.unreachable()?);
@@ -364,21 +407,23 @@ impl Store {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for entry in history {
-            let Some((op, _, name)) = entry.memory_subject() else {
+            let Some((op, _, _)) = entry.memory_subject() else {
                 continue;
             };
-            if !seen.insert(name.to_string()) {
-                continue;
-            }
-            if op == Op::Delete.as_str() && !work.contains_key(&format!("{name}.md")) {
-                out.push(finding(
-                    Kind::Restorable,
-                    name,
-                    format!(
-                        "deleted in {}; `memdir restore {name}` brings it back",
-                        entry.commit.to_hex_with_len(7)
-                    ),
-                ));
+            for name in entry.names() {
+                if !seen.insert(name.to_string()) {
+                    continue;
+                }
+                if op == Op::Delete.as_str() && !work.contains_key(&format!("{name}.md")) {
+                    out.push(finding(
+                        Kind::Restorable,
+                        Subject::Memory(name.to_string()),
+                        format!(
+                            "deleted in {}; `memdir restore {name}` brings it back",
+                            entry.commit.to_hex_with_len(7)
+                        ),
+                    ));
+                }
             }
         }
         out
@@ -486,18 +531,17 @@ impl Store {
             } else {
                 id
             };
-            let subject = id.to_hex_with_len(12).to_string();
             let what = if is_commit { "commit" } else { "tree" };
             out.push(if reachable.contains(&tree) {
                 finding(
                     Kind::Garbage,
-                    subject,
+                    Subject::Object(id),
                     format!("an interrupted {what}; a later commit holds the same files (`git gc` may prune it)"),
                 )
             } else {
                 finding(
                     Kind::Unreachable,
-                    subject,
+                    Subject::Object(id),
                     format!("a {what} no ref or reflog reaches (an interrupted commit); check the work tree, then `git gc`"),
                 )
             });

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::{Finding, IndexHealth, Kind};
+use super::{Finding, IndexHealth, Kind, Subject};
 use crate::input::MAX_TOPIC_FILE_BYTES;
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::store::{
@@ -35,7 +35,7 @@ impl Store {
         for (id, subject) in &adoption.commits {
             fixed.push(Finding {
                 kind: Kind::Uncommitted,
-                subject: subject.clone(),
+                subject: Subject::Commit(subject.clone()),
                 detail: "committed".into(),
                 fixed: Some(*id),
             });
@@ -69,7 +69,7 @@ impl Store {
                 })?;
                 out.push(Finding {
                     kind: Kind::Deleted,
-                    subject: file,
+                    subject: Subject::File(file),
                     detail: format!("restored as HEAD ({short}) holds it"),
                     fixed: Some(commit),
                 });
@@ -87,7 +87,7 @@ impl Store {
             let restored = self.write_and_commit(state, &[(&file, Some(&bytes), "")], &message)?;
             out.push(Finding {
                 kind: Kind::Deleted,
-                subject: file,
+                subject: Subject::File(file),
                 detail: format!("restored as {short} held it"),
                 fixed: Some(restored),
             });
@@ -150,7 +150,7 @@ impl Store {
             )?;
             out.push(Finding {
                 kind: Kind::Orphan,
-                subject: file.clone(),
+                subject: Subject::File(file.clone()),
                 detail: "indexed".into(),
                 fixed: Some(commit),
             });
@@ -171,7 +171,7 @@ impl Store {
                 state,
                 &index,
                 Kind::Drift,
-                file.clone(),
+                Subject::File(file.clone()),
                 format!("index line now says {hook:?}"),
                 &format!("the line for {file} says its description again"),
             )?);
@@ -200,7 +200,7 @@ impl Store {
                 state,
                 &index,
                 Kind::Dangling,
-                file,
+                Subject::File(file),
                 "line dropped".into(),
                 &why,
             )?);
@@ -215,7 +215,7 @@ impl Store {
         state: &mut State,
         index: &Index,
         kind: Kind,
-        subject: String,
+        subject: Subject,
         detail: String,
         why: &str,
     ) -> Result<Finding, StoreError> {

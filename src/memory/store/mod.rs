@@ -26,8 +26,8 @@ pub use adopt::Adoption;
 pub(crate) use checkout::Head;
 pub use checkout::{Change, Changed};
 pub(crate) use request::title_from_name;
-pub use request::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, SaveRequest};
-pub use save::{Removed, Saved, index_size_warnings};
+pub use request::{EditedTopic, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, SaveRequest, read_edited};
+pub use save::{Base, Removed, RemovedAll, SaveOptions, Saved, index_size_warnings};
 pub use worktree::is_checked_out;
 pub(crate) use worktree::{Scan, State, WorkTree, work_matches_tree};
 use worktree::{WorkFile, clean_files};
@@ -58,6 +58,14 @@ pub enum StoreError {
     IndexLine(#[from] IndexLineError),
     #[error("no memory named {0:?}")]
     NotFound(String),
+    #[error("{0} changed since it was read (another writer, an agent?); nothing was saved")]
+    Changed(String),
+    #[error("{name} is a {from} memory: saving it as {to} would change its type")]
+    TypeChange {
+        name: String,
+        from: MemoryType,
+        to: MemoryType,
+    },
     #[error("{} resolves to {}, outside the memory dir", path.display(), target.display())]
     Outside { path: PathBuf, target: PathBuf },
     #[error("{} is not valid UTF-8", .0.display())]
@@ -83,7 +91,7 @@ impl StoreError {
         match self {
             StoreError::Repo(e) => e.is_refusal(),
             StoreError::Input(e) => e.is_refusal(),
-            StoreError::Io { .. } | StoreError::IndexLocked(_) => false,
+            StoreError::Io { .. } | StoreError::IndexLocked(_) | StoreError::Changed(_) => false,
             _ => true,
         }
     }

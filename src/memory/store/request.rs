@@ -4,6 +4,7 @@
 use crate::input::MAX_BODY_BYTES;
 use crate::memory::index::IndexLine;
 use crate::memory::taxonomy::{MemoryType, validate_name};
+use crate::memory::topic::TopicFile;
 
 use super::*;
 
@@ -98,9 +99,22 @@ impl SaveRequest<'_> {
     /// Every secret in a field this save writes, as people read it: `a GitHub token in the
     /// title (ghp_****)`, `… on line 3 of the body (…)`. Never the value itself.
     pub fn secret_findings(&self) -> Vec<String> {
+        self.secret_findings_not_in("")
+    }
+
+    /// [`SaveRequest::secret_findings`] but the secrets `before` holds already (the memory as
+    /// it was: an edit that keeps a secret is not the one that adds it).
+    pub fn secret_findings_not_in(&self, before: &str) -> Vec<String> {
+        let known: Vec<(&str, String)> = crate::secrets::scan(before)
+            .into_iter()
+            .map(|f| (f.kind, f.excerpt))
+            .collect();
         let mut found = Vec::new();
         for (field, text) in self.written_fields() {
             for finding in crate::secrets::scan(text) {
+                if known.contains(&(finding.kind, finding.excerpt.clone())) {
+                    continue;
+                }
                 found.push(if field == "body" {
                     format!(
                         "{} on line {} of the body ({})",
@@ -127,6 +141,68 @@ impl SaveRequest<'_> {
             None => title_from_name(self.name),
         }
     }
+}
+
+/// A topic file as a person wrote it (in an editor), with the fields a save needs.
+#[derive(Debug, Clone)]
+pub struct EditedTopic {
+    pub topic: TopicFile,
+    pub memory_type: MemoryType,
+    pub description: String,
+}
+
+impl EditedTopic {
+    /// The save it asks for.
+    pub fn request<'a>(
+        &'a self,
+        name: &'a str,
+        title: Option<&'a str>,
+        session: Option<&'a str>,
+    ) -> SaveRequest<'a> {
+        SaveRequest {
+            name,
+            memory_type: self.memory_type,
+            description: &self.description,
+            title,
+            body: &self.topic.body,
+            session,
+        }
+    }
+}
+
+/// A topic file as a person wrote it for the memory `name` (in an editor), checked: its
+/// frontmatter must name `name` and give a type and a description.
+pub fn read_edited(name: &str, text: &str) -> Result<EditedTopic, StoreError> {
+    let invalid = |why: String| StoreError::InvalidInput(format!("the edited file: {why}"));
+    let topic = TopicFile::parse(text).map_err(|e| invalid(e.to_string()))?;
+    if !topic.has_frontmatter() {
+        return Err(invalid(
+            "it has no frontmatter: it must start with a `---` line, then name, description and type, then `---`".into(),
+        ));
+    }
+    match topic.name.as_deref() {
+        Some(found) if found == name => {}
+        Some(other) => {
+            return Err(invalid(format!(
+                "its name is {other:?}, not {name:?} (to rename a memory, save it under the new name and remove the old one)"
+            )));
+        }
+        None => return Err(invalid(format!("it has no `name: {name}` line"))),
+    }
+    let Some(memory_type) = topic.memory_type else {
+        return Err(invalid(
+            "it has no type: user, feedback, project or reference".into(),
+        ));
+    };
+    let description = match topic.description.as_deref().map(str::trim) {
+        Some(description) if !description.is_empty() => description.to_string(),
+        _ => return Err(invalid("its description is empty".into())),
+    };
+    Ok(EditedTopic {
+        topic,
+        memory_type,
+        description,
+    })
 }
 
 /// `pre-commit-lint` → `Pre commit lint`: the title of a memory saved without one.

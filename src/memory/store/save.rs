@@ -6,7 +6,7 @@ use gix::ObjectId;
 use crate::input::MAX_TOPIC_FILE_BYTES;
 use crate::memory::index::{Index, IndexLine};
 use crate::memory::load::{MAX_INDEX_LINES, MAX_INDEX_UNITS, measure_index};
-use crate::memory::taxonomy::validate_stored_name;
+use crate::memory::taxonomy::{MemoryType, validate_stored_name};
 use crate::memory::topic::TopicFile;
 
 use super::*;
@@ -30,9 +30,61 @@ pub struct Removed {
     pub adoption: Adoption,
 }
 
+/// The outcome of removing several memories in one commit.
+#[derive(Debug, Clone)]
+pub struct RemovedAll {
+    pub commit: ObjectId,
+    /// The memories removed, in the order given, with their types.
+    pub removed: Vec<(String, Option<MemoryType>)>,
+    pub adoption: Adoption,
+}
+
+/// What the topic file must be when a save begins, for the request to still be what its
+/// caller meant: a person who edited a memory for minutes, or a command that filled in the
+/// fields not given from the file it read, must not overwrite what an agent wrote meanwhile.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Base<'a> {
+    /// Whatever it is.
+    #[default]
+    Any,
+    /// Not there: the caller creates the memory.
+    Absent,
+    /// These bytes: the caller read them.
+    Text(&'a str),
+}
+
+/// How a save treats what is there already.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SaveOptions<'a> {
+    /// What the topic file must be (refused with [`StoreError::Changed`] otherwise).
+    pub base: Base<'a>,
+    /// The topic file as a person wrote it (in an editor): its frontmatter, every key, is what
+    /// is kept, rather than the stored file's.
+    pub edited: Option<&'a TopicFile>,
+    /// Whether the save may change the memory's type (refused with
+    /// [`StoreError::TypeChange`] otherwise).
+    pub change_type: bool,
+}
+
 impl Store {
-    /// The two-step save: topic file, then index line, then one commit.
+    /// The two-step save: topic file, then index line, then one commit. The memory as it is
+    /// now is replaced whatever it holds, its type too (what an agent's save asks for).
     pub fn save(&mut self, request: &SaveRequest<'_>) -> Result<Saved, StoreError> {
+        self.save_with(
+            request,
+            &SaveOptions {
+                change_type: true,
+                ..SaveOptions::default()
+            },
+        )
+    }
+
+    /// [`Store::save`], refused when the memory is not what `options` expects.
+    pub fn save_with(
+        &mut self,
+        request: &SaveRequest<'_>,
+        options: &SaveOptions<'_>,
+    ) -> Result<Saved, StoreError> {
         request.validate()?;
         let file = format!("{}.md", request.name);
         let path = self.dir.join(&file);
@@ -55,8 +107,29 @@ impl Store {
             }
             None => None,
         };
-        let topic = match &existing {
-            Some((_, topic)) => topic
+        let current = existing.as_ref().map(|(text, _)| text.as_str());
+        let expected = match options.base {
+            Base::Any => current,
+            Base::Absent => None,
+            Base::Text(text) => Some(text),
+        };
+        if current != expected {
+            return Err(StoreError::Changed(request.name.to_string()));
+        }
+        if let Some((_, topic)) = &existing
+            && let Some(from) = topic.memory_type
+            && from != request.memory_type
+            && !options.change_type
+        {
+            return Err(StoreError::TypeChange {
+                name: request.name.to_string(),
+                from,
+                to: request.memory_type,
+            });
+        }
+        let base = options.edited.or(existing.as_ref().map(|(_, topic)| topic));
+        let topic = match base {
+            Some(topic) => topic
                 .updated(
                     request.name,
                     request.description,
@@ -178,60 +251,133 @@ impl Store {
         note: &str,
         trailers: &[(&str, &str)],
     ) -> Result<Removed, StoreError> {
-        validate_stored_name(name)?;
-        let file = format!("{name}.md");
-        let path = self.dir.join(&file);
-        check_inside(&self.dir, &path)?;
+        let removed = self.remove_each(&[name], session, op, note, trailers)?;
+        Ok(Removed {
+            commit: removed.commit,
+            file: format!("{name}.md"),
+            adoption: removed.adoption,
+        })
+    }
+
+    /// Remove several memories, their index lines and topic files, in one commit: all of them,
+    /// or (when one does not exist) none. A name given twice is removed once.
+    pub fn remove_all(
+        &mut self,
+        names: &[&str],
+        session: Option<&str>,
+    ) -> Result<RemovedAll, StoreError> {
+        self.remove_each(names, session, Op::Delete, "", &[])
+    }
+
+    fn remove_each(
+        &mut self,
+        names: &[&str],
+        session: Option<&str>,
+        op: Op,
+        note: &str,
+        trailers: &[(&str, &str)],
+    ) -> Result<RemovedAll, StoreError> {
+        let mut unique: Vec<&str> = Vec::with_capacity(names.len());
+        for name in names {
+            validate_stored_name(name)?;
+            if !unique.contains(name) {
+                unique.push(name);
+            }
+        }
+        let files: Vec<String> = unique.iter().map(|name| format!("{name}.md")).collect();
+        for file in &files {
+            check_inside(&self.dir, &self.dir.join(file))?;
+        }
         let index_path = self.dir.join(INDEX_FILE);
         check_inside(&self.dir, &index_path)?;
-        let mut state = self.state(Scan::IfChanged, Some(&file))?;
-        let exists = state.work.contains_key(&file) || state.unreadable.contains(&file);
-        if !exists
-            && Index::parse(&read_index(&self.dir)?)
-                .entry_for(&file)
-                .is_none()
-        {
-            // Refused before anything is adopted: exit 2 changes nothing.
-            return Err(StoreError::NotFound(name.to_string()));
+        let mut state = match files.as_slice() {
+            [file] => self.state(Scan::IfChanged, Some(file))?,
+            _ => self.state(Scan::Full, None)?,
+        };
+        let index = Index::parse(&read_index(&self.dir)?);
+        for (name, file) in unique.iter().zip(&files) {
+            let exists = state.work.contains_key(file) || state.unreadable.contains(file);
+            if !exists && index.entry_for(file).is_none() {
+                // Refused before anything is adopted: exit 2 changes nothing.
+                return Err(StoreError::NotFound(name.to_string()));
+            }
         }
         let mut adoption = self.adopt_in(&mut state, session)?;
-        if let Some(kept) = self.keep_in_history(&mut state, &file, session)? {
-            adoption.commits.push(kept);
+        for file in &files {
+            if let Some(kept) = self.keep_in_history(&mut state, file, session)? {
+                adoption.commits.push(kept);
+            }
         }
         let mut index = Index::parse(&read_index(&self.dir)?);
-        let had_line = index.remove(&file);
-        let (memory_type, description) = match read_memory_file(&self.dir, &file, cap_of(&file)) {
-            Ok(Some(bytes)) => {
-                let topic = std::str::from_utf8(&bytes)
-                    .ok()
-                    .and_then(|t| TopicFile::parse(t).ok());
-                (
-                    type_label(topic.as_ref().and_then(|t| t.memory_type)),
-                    topic.and_then(|t| t.description).unwrap_or_default(),
-                )
-            }
-            // Only the line is left, or the file is one memdir never reads (a FIFO, a file over
-            // its cap): it goes unread.
-            Ok(None) => ("untyped", String::new()),
-            Err(e) if e.is_invalid_input() => ("untyped", String::new()),
-            Err(e) => return Err(e),
-        };
+        let mut had_line = false;
+        let mut removed = Vec::new();
+        let mut described = Vec::new();
+        for (name, file) in unique.iter().zip(&files) {
+            had_line |= index.remove(file);
+            let (memory_type, description) = match read_memory_file(&self.dir, file, cap_of(file)) {
+                Ok(Some(bytes)) => {
+                    let topic = std::str::from_utf8(&bytes)
+                        .ok()
+                        .and_then(|t| TopicFile::parse(t).ok());
+                    (
+                        topic.as_ref().and_then(|t| t.memory_type),
+                        topic.and_then(|t| t.description).unwrap_or_default(),
+                    )
+                }
+                // Only the line is left, or the file is one memdir never reads (a FIFO, a file
+                // over its cap): it goes unread.
+                Ok(None) => (None, String::new()),
+                Err(e) if e.is_invalid_input() => (None, String::new()),
+                Err(e) => return Err(e),
+            };
+            removed.push((name.to_string(), memory_type));
+            described.push(description);
+        }
         let new_index_text = index.render();
         let mut steps: Vec<(&str, Option<&[u8]>, &str)> = Vec::new();
         if had_line {
             steps.push((INDEX_FILE, Some(new_index_text.as_bytes()), "after-index"));
         }
-        steps.push((&file, None, "after-topic"));
+        for file in &files {
+            steps.push((file, None, "after-topic"));
+        }
+        // One memory: its description; several: a line each, `name: description`.
+        let description = match described.as_slice() {
+            [one] => one.trim().to_string(),
+            _ => unique
+                .iter()
+                .zip(&described)
+                .map(|(name, d)| {
+                    format!("{name}: {}", d.trim())
+                        .trim_end_matches(": ")
+                        .to_string()
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        };
         let body = match (description.trim(), note.trim()) {
             (description, "") => description.to_string(),
             ("", note) => note.to_string(),
             (description, note) => format!("{description}\n\n{note}"),
         };
-        let message = commit_message_with(op, memory_type, name, &body, session, trailers);
+        let mut types: Vec<&str> = removed.iter().map(|(_, t)| type_label(*t)).collect();
+        types.dedup();
+        let memory_type = match types.as_slice() {
+            [one] => one,
+            _ => "mixed",
+        };
+        let message = commit_message_with(
+            op,
+            memory_type,
+            &unique.join(", "),
+            &body,
+            session,
+            trailers,
+        );
         let commit = self.write_and_commit(&mut state, &steps, &message)?;
-        Ok(Removed {
+        Ok(RemovedAll {
             commit,
-            file,
+            removed,
             adoption,
         })
     }

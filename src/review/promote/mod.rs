@@ -190,7 +190,7 @@ impl Promoted {
     /// The JSON object of `promote --json`: the record, the outcome, the diff and
     /// [`Self::next_command`].
     pub fn to_json(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(&self.proposal).unwrap_or_default();
+        let mut value = self.proposal.to_json();
         value["outcome"] = self.outcome.as_str().into();
         value["diff"] = self.diff.clone().into();
         value["command"] = self
@@ -339,7 +339,7 @@ pub fn promote(places: &Places, request: &Request<'_>) -> Result<Promoted, Promo
         base: None,
         patch: None,
         base_dir: None,
-        time: chrono::Local::now().to_rfc3339(),
+        time: crate::memory::age::now(),
         memory_blob,
         rule: source.rule.text().to_string(),
         reconciled: None,

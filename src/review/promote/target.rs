@@ -58,6 +58,13 @@ fn relative_file(root: &Path, anchor: &Path, given: Option<&Path>) -> Result<Str
         ))
     })?;
     let path = canonical_prefix(&normal);
+    if path.is_dir() {
+        return Err(PromoteError::Invalid(format!(
+            "--target {} is a folder: give the instruction file (such as {})",
+            given.display(),
+            Path::new(given).join(DEFAULT_FILE).display()
+        )));
+    }
     let outside = || {
         PromoteError::Invalid(format!(
             "--target {} is outside {} (it must be a file inside it)",
