@@ -17,7 +17,7 @@ use crate::repo::loose::LooseWriter;
 use crate::repo::operation;
 use crate::repo::{
     CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
-    is_ancestor, sync_files,
+    is_ancestor, merge_base, sync_files,
 };
 
 /// The memory dir's own repository.
@@ -445,8 +445,7 @@ impl MemoryRepo {
 
     /// The best common ancestor of two commits; `None` when their histories are unrelated.
     pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>, RepoError> {
-        let base = self.repo.merge_base(a, b).map_err(|e| self.err(e))?;
-        Ok(base.map(|id| id.detach()))
+        merge_base(&self.repo, a, b).map_err(|e| self.err(e))
     }
 
     /// `.git/index` for `tree`, with stat data for the files in `clean` and zero elsewhere

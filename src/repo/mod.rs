@@ -28,6 +28,7 @@ use gix::ObjectId;
 use gix::bstr::{BStr, BString};
 use gix::objs::tree::EntryKind;
 
+mod ancestry;
 pub mod commit;
 pub mod durable;
 pub mod history_cache;
@@ -45,6 +46,7 @@ pub(crate) mod testing;
 pub mod tree_filter;
 pub mod worktree;
 
+pub(crate) use ancestry::{is_ancestor, merge_base};
 pub use durable::{Syncing, start_sync, sync_dir, sync_files};
 pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
@@ -178,19 +180,4 @@ pub(crate) fn git_error(dir: &Path, source: gix::Error) -> RepoError {
         dir: dir.to_path_buf(),
         source,
     }
-}
-
-/// Whether `ancestor` is `descendant` or one of its ancestors (a merge-base walk).
-pub(crate) fn is_ancestor(
-    repo: &gix::Repository,
-    ancestor: ObjectId,
-    descendant: ObjectId,
-) -> Result<bool, gix::Error> {
-    if ancestor == descendant {
-        return Ok(true);
-    }
-    let base = repo
-        .merge_base(ancestor, descendant)
-        .map_err(gix::Error::from_error)?;
-    Ok(base.is_some_and(|base| base.detach() == ancestor))
 }

@@ -1,0 +1,171 @@
+//! Ancestry in a memory repository's history: whether one commit holds another, and the best
+//! common ancestor of two, as git answers them.
+
+use gix::ObjectId;
+
+/// Whether `ancestor` is `descendant` or one of its ancestors: a walk of `descendant`'s history
+/// that stops where it meets `ancestor`. Not gix's merge base, which in histories of crossed
+/// merges (teammates merging each other's merges, all in the same second) can name a common
+/// ancestor other than the best, so a commit that was an ancestor read as diverged and a sync
+/// made a merge where it could fast-forward. No cut-off by commit time either: a clock that was
+/// wrong on one machine must not make an ancestor look like none.
+pub(crate) fn is_ancestor(
+    repo: &gix::Repository,
+    ancestor: ObjectId,
+    descendant: ObjectId,
+) -> Result<bool, gix::Error> {
+    if ancestor == descendant {
+        return Ok(true);
+    }
+    let walk = repo
+        .rev_walk([descendant])
+        .all()
+        .map_err(gix::Error::from_error)?;
+    for info in walk {
+        if info.map_err(gix::Error::from_error)?.id == ancestor {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The best common ancestor of `a` and `b`, as git's `merge-base` gives it; `None` when their
+/// histories are unrelated. gix lists the candidates; one that is an ancestor of another is not
+/// a best one and is left out here ([`is_ancestor`] says why gix's own choice is not taken).
+/// Of crossed merges' several best ones, the newest.
+pub(crate) fn merge_base(
+    repo: &gix::Repository,
+    a: ObjectId,
+    b: ObjectId,
+) -> Result<Option<ObjectId>, gix::Error> {
+    if is_ancestor(repo, a, b)? {
+        return Ok(Some(a));
+    }
+    if is_ancestor(repo, b, a)? {
+        return Ok(Some(b));
+    }
+    let candidates: Vec<ObjectId> = repo
+        .merge_bases_many(a, &[b])
+        .map_err(gix::Error::from_error)?
+        .into_iter()
+        .map(|id| id.detach())
+        .collect();
+    let mut best = Vec::new();
+    for &candidate in &candidates {
+        let mut redundant = false;
+        for &other in &candidates {
+            if other != candidate && is_ancestor(repo, candidate, other)? {
+                redundant = true;
+                break;
+            }
+        }
+        if !redundant {
+            let seconds = repo
+                .find_commit(candidate)
+                .map_err(gix::Error::from_error)?
+                .time()
+                .map_err(gix::Error::from_error)?
+                .seconds;
+            best.push((seconds, candidate));
+        }
+    }
+    Ok(best.into_iter().max().map(|(_, id)| id))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::repo::testing::git_with;
+
+    /// A history of crossed merges, all in one second, as eight teammates syncing at once make:
+    /// each new commit has one or two parents among the last few, chosen by a fixed sequence.
+    fn crossed_history(dir: &std::path::Path) -> Vec<ObjectId> {
+        let same_second = [
+            ("GIT_AUTHOR_DATE", "2026-12-04T10:00:00+00:00"),
+            ("GIT_COMMITTER_DATE", "2026-12-04T10:00:00+00:00"),
+        ];
+        git_with(dir, &["init", "-q"], &[]);
+        let tree = String::from_utf8_lossy(&git_with(dir, &["write-tree"], &[]))
+            .trim()
+            .to_string();
+        let mut commits: Vec<String> = Vec::new();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % n as u64).expect("small")
+        };
+        for i in 0..60 {
+            let message = format!("c{i}");
+            let mut args = vec![
+                "commit-tree".to_string(),
+                tree.clone(),
+                "-m".into(),
+                message,
+            ];
+            if !commits.is_empty() {
+                let window = commits.len().min(6);
+                let first = commits.len() - 1 - next(window);
+                args.extend(["-p".into(), commits[first].clone()]);
+                let second = commits.len() - 1 - next(window);
+                if i % 3 != 0 && second != first {
+                    args.extend(["-p".into(), commits[second].clone()]);
+                }
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let id = String::from_utf8_lossy(&git_with(dir, &args, &same_second))
+                .trim()
+                .to_string();
+            commits.push(id);
+        }
+        commits
+            .iter()
+            .map(|id| ObjectId::from_hex(id.as_bytes()).expect("an id"))
+            .collect()
+    }
+
+    #[test]
+    fn ancestry_and_merge_bases_agree_with_git_on_crossed_merges() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let commits = crossed_history(dir.path());
+        let repo = gix::open(dir.path()).expect("open");
+        for &descendant in &commits {
+            let hex = descendant.to_string();
+            let ancestors: BTreeSet<String> =
+                String::from_utf8_lossy(&git_with(dir.path(), &["rev-list", &hex], &[]))
+                    .lines()
+                    .map(str::to_string)
+                    .collect();
+            for &ancestor in &commits {
+                assert_eq!(
+                    is_ancestor(&repo, ancestor, descendant).expect("walk"),
+                    ancestors.contains(&ancestor.to_string()),
+                    "is {ancestor} an ancestor of {descendant}"
+                );
+            }
+        }
+        for (i, &a) in commits.iter().enumerate().skip(20).step_by(3) {
+            let b = commits[i - 7];
+            let (a_hex, b_hex) = (a.to_string(), b.to_string());
+            let bases: BTreeSet<String> = String::from_utf8_lossy(&git_with(
+                dir.path(),
+                &["merge-base", "--all", &a_hex, &b_hex],
+                &[],
+            ))
+            .lines()
+            .map(str::to_string)
+            .collect();
+            let ours = merge_base(&repo, a, b)
+                .expect("walk")
+                .expect("related")
+                .to_string();
+            assert!(
+                bases.contains(&ours),
+                "merge base of {a_hex} and {b_hex}: {ours}, git: {bases:?}"
+            );
+        }
+    }
+}
