@@ -12,11 +12,11 @@
 //! own line, so the next read walks nothing; a merge whose other side the file lacks is not
 //! trusted, and the next read walks that side once.
 
-use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
+use gix::hashtable::{HashMap, HashSet};
 
 use super::message::{HistoryEntry, parse_message};
 use crate::input::Follow;
@@ -76,9 +76,14 @@ fn unescape(mut rest: &str) -> Option<String> {
 
 impl Record {
     pub fn entry(&self) -> HistoryEntry {
+        self.clone().into_entry()
+    }
+
+    /// [`Record::entry`], taking the record's parents and author rather than copying them.
+    pub fn into_entry(self) -> HistoryEntry {
         let mut entry = parse_message(self.commit, &self.message, self.time);
-        entry.parents.clone_from(&self.parents);
-        entry.author.clone_from(&self.author);
+        entry.parents = self.parents;
+        entry.author = self.author;
         entry
     }
 
@@ -131,7 +136,7 @@ pub fn read(git_dir: &Path) -> Vec<Record> {
         return Vec::new();
     };
     let mut records: Vec<Record> = Vec::new();
-    let mut seen: HashSet<ObjectId> = HashSet::new();
+    let mut seen: HashSet<ObjectId> = HashSet::default();
     for line in body.split_inclusive('\n') {
         let Some(record) = line.strip_suffix('\n').and_then(Record::parse) else {
             break;
@@ -154,15 +159,11 @@ pub fn up_to<E>(
     mut record_of: impl FnMut(ObjectId) -> Result<Record, E>,
 ) -> Result<Vec<Record>, E> {
     let mut records = read(git_dir);
-    let known: HashMap<ObjectId, usize> = records
-        .iter()
-        .enumerate()
-        .map(|(n, r)| (r.commit, n))
-        .collect();
+    let known = positions(&records);
     // What the file lacks, each after its parents: a depth-first walk from HEAD that stops at
     // what the file has, each commit taken once all its parents are.
     let mut newer: Vec<Record> = Vec::new();
-    let mut walked: HashSet<ObjectId> = HashSet::new();
+    let mut walked: HashSet<ObjectId> = HashSet::default();
     let mut pending: Vec<(ObjectId, Option<Record>)> = Vec::new();
     if !known.contains_key(&head) {
         pending.push((head, None));
@@ -184,13 +185,13 @@ pub fn up_to<E>(
         }
     }
     let nothing_walked = newer.is_empty();
-    records.extend(newer);
     // Only what HEAD reaches: a history reset with git leaves records nothing reaches.
-    let at: HashMap<ObjectId, usize> = records
-        .iter()
-        .enumerate()
-        .map(|(n, r)| (r.commit, n))
-        .collect();
+    let at = if nothing_walked {
+        known
+    } else {
+        records.extend(newer);
+        positions(&records)
+    };
     let mut reached = vec![false; records.len()];
     let mut next = vec![head];
     while let Some(id) = next.pop() {
@@ -216,10 +217,19 @@ pub fn up_to<E>(
     Ok(records)
 }
 
+/// Where each commit of `records` is in it.
+fn positions(records: &[Record]) -> HashMap<ObjectId, usize> {
+    let mut at = HashMap::default();
+    at.reserve(records.len());
+    at.extend(records.iter().enumerate().map(|(n, r)| (r.commit, n)));
+    at
+}
+
 /// The first-parent line of `records` (as [`up_to`] returns them) from `head`, oldest first:
 /// the commits made on this branch, a merge standing for everything it brought in.
 pub fn first_parents(records: &[Record], head: ObjectId) -> Vec<&Record> {
-    let at: HashMap<ObjectId, &Record> = records.iter().map(|r| (r.commit, r)).collect();
+    let mut at: HashMap<ObjectId, &Record> = HashMap::default();
+    at.extend(records.iter().map(|r| (r.commit, r)));
     let mut line = Vec::new();
     let mut next = Some(head);
     while let Some(record) = next.and_then(|id| at.get(&id)) {

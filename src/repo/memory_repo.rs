@@ -620,9 +620,9 @@ impl MemoryRepo {
     pub fn history(&self) -> Result<Vec<HistoryEntry>, RepoError> {
         Ok(self
             .history_records()?
-            .iter()
+            .into_iter()
             .rev()
-            .map(history_cache::Record::entry)
+            .map(history_cache::Record::into_entry)
             .collect())
     }
 
@@ -651,7 +651,7 @@ impl MemoryRepo {
 
     /// One commit's subject, body, `Memdir-*` trailers and time.
     pub fn history_entry(&self, id: ObjectId) -> Result<HistoryEntry, RepoError> {
-        Ok(self.record(id)?.entry())
+        Ok(self.record(id)?.into_entry())
     }
 
     /// A commit's subject line.
