@@ -13,9 +13,10 @@
 //! operations done again. `undo` takes back the newest done operation, `redo` the newest undo
 //! on the redo stack. A trailer naming an operation this branch does not have is ignored.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use gix::ObjectId;
+use gix::hashtable::HashMap;
 
 use crate::repo::history_cache::{Record, first_parents};
 use crate::repo::message::{CONTINUES, OPERATION, REDOES, SESSION, UNDOES};
@@ -65,13 +66,15 @@ pub struct OpLog {
     redo: Vec<usize>,
     /// Undos a redo took back (by index).
     redone: BTreeSet<usize>,
+    /// Where each operation is in `operations`, by its id.
+    by_id: HashMap<ObjectId, usize>,
 }
 
 impl OpLog {
     /// The operation log of the branch at `head`, from its history as the cache keeps it.
     pub fn from_history(records: &[Record], head: ObjectId) -> OpLog {
         let mut log = OpLog::default();
-        let mut by_id: HashMap<ObjectId, usize> = HashMap::new();
+        let mut by_id: HashMap<ObjectId, usize> = HashMap::default();
         for (position, record) in first_parents(records, head).into_iter().enumerate() {
             let entry = record.entry();
             let joined = entry
@@ -140,6 +143,7 @@ impl OpLog {
                 log.redo.clear();
             }
         }
+        log.by_id = by_id;
         log
     }
 
@@ -155,7 +159,7 @@ impl OpLog {
     }
 
     fn index_of(&self, op: &Operation) -> Option<usize> {
-        self.operations.iter().position(|o| o.id == op.id)
+        self.by_id.get(&op.id).copied()
     }
 
     /// What `undo` takes back: the newest done operation.
