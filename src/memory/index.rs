@@ -175,14 +175,19 @@ impl Index {
                 _ => out.push(l),
             }
         }
-        if !placed {
-            // Drop trailing blank lines before appending, so entries stay together.
-            while out.last().is_some_and(|l| l.trim().is_empty()) {
-                out.pop();
-            }
-            out.push(line.render());
-        }
         self.lines = out;
+        if !placed {
+            self.append([line]);
+        }
+    }
+
+    /// Add `lines` at the end, after the last entry (trailing blank lines dropped first, so
+    /// entries stay together). Each must link to a file the index does not list yet.
+    pub fn append<'a>(&mut self, lines: impl IntoIterator<Item = &'a IndexLine>) {
+        while self.lines.last().is_some_and(|l| l.trim().is_empty()) {
+            self.lines.pop();
+        }
+        self.lines.extend(lines.into_iter().map(IndexLine::render));
     }
 
     /// Put `line` where the entry for its file stands, or, when there is none, where it stood in

@@ -10,7 +10,7 @@ use gix::ObjectId;
 use gix::bstr::{BString, ByteSlice};
 use gix::objs::tree::EntryKind;
 
-use crate::memory::index::Index;
+use crate::memory::index::{Index, IndexLine};
 use crate::memory::store::INDEX_FILE;
 use crate::memory::taxonomy::{conflict_copy_of, is_topic_file_name};
 use crate::memory::topic::yaml_scalar;
@@ -208,7 +208,14 @@ pub(super) fn reconcile_index(
             })
         })
         .collect::<Result<_, _>>()?;
-    let side_entry = |file: &str| side_indexes.iter().find_map(|index| index.entry_for(file));
+    // Looked up once per side, not parsed again for each file (a merge that dropped the index
+    // has every topic file to put back).
+    let side_entries: Vec<_> = side_indexes.iter().map(Index::first_entries).collect();
+    let side_entry = |file: &str| {
+        side_entries
+            .iter()
+            .find_map(|entries| entries.get(file).map(|(_, entry)| entry))
+    };
     let (kind, text) = text.unwrap_or((EntryKind::Blob, String::new()));
     let mut index = Index::parse(&text);
     let mut changed = false;
@@ -237,11 +244,11 @@ pub(super) fn reconcile_index(
         .filter(|name| conflict_copy_of(name).is_none())
         .map(str::to_string)
         .collect();
-    for file in orphans {
-        if let Some(entry) = side_entry(&file) {
-            index.upsert(&entry);
-            changed = true;
-        }
+    // Not indexed, so each is appended (what an upsert of an entry the index lacks does).
+    let found: Vec<&IndexLine> = orphans.iter().filter_map(|file| side_entry(file)).collect();
+    if !found.is_empty() {
+        index.append(found);
+        changed = true;
     }
     if changed {
         let id = repo.write_blob(index.render().as_bytes())?;
