@@ -2,6 +2,7 @@
 //! common ancestor of two, as git answers them.
 
 use gix::ObjectId;
+use gix::hashtable::HashSet;
 
 /// Whether `ancestor` is `descendant` or one of its ancestors: a walk of `descendant`'s history
 /// that stops where it meets `ancestor`. Not gix's merge base, which in histories of crossed
@@ -72,6 +73,40 @@ pub(crate) fn merge_base(
     Ok(best.into_iter().max().map(|(_, id)| id))
 }
 
+/// How many commits `from` reaches that `other` does not (every one `from` reaches when
+/// `None`), as `git rev-list --count FROM ^OTHER` counts them: what `other` reaches is walked
+/// whole, then `from`'s history up to it. Not gix's hidden tips, which in the crossed
+/// histories [`is_ancestor`] describes count commits `other` has too.
+pub(crate) fn count_not_in(
+    repo: &gix::Repository,
+    from: ObjectId,
+    other: Option<ObjectId>,
+) -> Result<usize, gix::Error> {
+    let mut hidden: HashSet<ObjectId> = HashSet::default();
+    if let Some(other) = other {
+        for info in repo
+            .rev_walk([other])
+            .all()
+            .map_err(gix::Error::from_error)?
+        {
+            hidden.insert(info.map_err(gix::Error::from_error)?.id);
+        }
+    }
+    if hidden.contains(&from) {
+        return Ok(0);
+    }
+    let mut count = 0;
+    let walk = repo
+        .rev_walk([from])
+        .selected(move |id| !hidden.contains(id))
+        .map_err(gix::Error::from_error)?;
+    for info in walk {
+        info.map_err(gix::Error::from_error)?;
+        count += 1;
+    }
+    Ok(count)
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -128,7 +163,7 @@ mod tests {
     }
 
     #[test]
-    fn ancestry_and_merge_bases_agree_with_git_on_crossed_merges() {
+    fn ancestry_merge_bases_and_counts_agree_with_git_on_crossed_merges() {
         let dir = tempfile::tempdir().expect("tempdir");
         let commits = crossed_history(dir.path());
         let repo = gix::open(dir.path()).expect("open");
@@ -149,6 +184,26 @@ mod tests {
         }
         for (i, &a) in commits.iter().enumerate().skip(20).step_by(3) {
             let b = commits[i - 7];
+            for (from, other) in [(a, b), (b, a)] {
+                let git_count: usize = String::from_utf8_lossy(&git_with(
+                    dir.path(),
+                    &[
+                        "rev-list",
+                        "--count",
+                        &from.to_string(),
+                        &format!("^{other}"),
+                    ],
+                    &[],
+                ))
+                .trim()
+                .parse()
+                .expect("a count");
+                assert_eq!(
+                    count_not_in(&repo, from, Some(other)).expect("walk"),
+                    git_count,
+                    "commits {from} has that {other} lacks"
+                );
+            }
             let (a_hex, b_hex) = (a.to_string(), b.to_string());
             let bases: BTreeSet<String> = String::from_utf8_lossy(&git_with(
                 dir.path(),

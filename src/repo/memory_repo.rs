@@ -16,8 +16,8 @@ use crate::repo::history_cache;
 use crate::repo::loose::LooseWriter;
 use crate::repo::operation;
 use crate::repo::{
-    CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, git_error, has_repository,
-    is_ancestor, merge_base, sync_files,
+    CleanFiles, HistoryEntry, RepoError, Stat, TreeMap, WorktreeIndex, count_not_in, git_error,
+    has_repository, is_ancestor, merge_base, sync_files,
 };
 
 /// The memory dir's own repository.
@@ -374,29 +374,7 @@ impl MemoryRepo {
 
     /// How many commits `from` has that `other` does not (ahead / behind counts).
     pub fn count_not_in(&self, from: ObjectId, other: ObjectId) -> Result<usize, RepoError> {
-        Ok(self.commits_not_in(from, Some(other), usize::MAX)?.len())
-    }
-
-    /// The commits `from` has that `other` does not (all of `from`'s when `None`), newest
-    /// first, at most `limit` of them.
-    pub fn commits_not_in(
-        &self,
-        from: ObjectId,
-        other: Option<ObjectId>,
-        limit: usize,
-    ) -> Result<Vec<ObjectId>, RepoError> {
-        let walk = self
-            .repo
-            .rev_walk([from])
-            .with_hidden(other)
-            .all()
-            .map_err(|e| self.err(e))?;
-        walk.take(limit)
-            .map(|info| {
-                info.map(|i| i.id)
-                    .map_err(|e| self.err(gix::Error::from_error(e)))
-            })
-            .collect()
+        count_not_in(&self.repo, from, Some(other)).map_err(|e| self.err(e))
     }
 
     /// An object's size from its header, without reading it.
@@ -406,7 +384,7 @@ impl MemoryRepo {
 
     /// How many commits `tip` has, itself included.
     pub fn count_commits(&self, tip: ObjectId) -> Result<usize, RepoError> {
-        Ok(self.commits_not_in(tip, None, usize::MAX)?.len())
+        count_not_in(&self.repo, tip, None).map_err(|e| self.err(e))
     }
 
     /// Commit `tree` on the current branch: objects written and fsynced (in parallel), then the

@@ -46,7 +46,7 @@ pub(crate) mod testing;
 pub mod tree_filter;
 pub mod worktree;
 
-pub(crate) use ancestry::{is_ancestor, merge_base};
+pub(crate) use ancestry::{count_not_in, is_ancestor, merge_base};
 pub use durable::{Syncing, start_sync, sync_dir, sync_files};
 pub use memory_repo::MemoryRepo;
 pub use message::HistoryEntry;
