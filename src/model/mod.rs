@@ -39,6 +39,37 @@ impl Model {
     }
 }
 
+/// The system prompt memdir gives Claude Code for one of its JSON protocols: the model is
+/// memdir's `role` ("memory extractor"), has no tools, and answers the request's instructions
+/// with one `{"actions":[...]}` object.
+pub fn system_prompt(role: &str) -> String {
+    format!(
+        "You are memdir's {role}, called through a JSON protocol. You have no tools: you only \
+         answer. The user message is memdir's request, a JSON object whose \"instructions\" \
+         field says what to do and which actions exist. Answer with the one JSON object \
+         {{\"actions\":[...]}} it asks for."
+    )
+}
+
+/// The JSON schema of an answer `{"actions": [...]}` whose actions are objects with these
+/// `properties`, `action` required (Claude Code's structured output).
+pub fn actions_schema(properties: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "actions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": properties,
+                    "required": ["action"]
+                }
+            }
+        },
+        "required": ["actions"]
+    })
+}
+
 /// One question.
 #[derive(Debug, Clone, Copy)]
 pub struct Question<'a> {

@@ -31,7 +31,7 @@ mod protocol;
 mod sandbox;
 
 use protocol::{
-    ActionResult, INSTRUCTIONS, MAX_BODIES_BYTES, MemorySummary, PROTOCOL, Request, SYSTEM,
+    ActionResult, INSTRUCTIONS, MAX_BODIES_BYTES, MemorySummary, PROTOCOL, ROLE, Request,
 };
 use sandbox::Sandbox;
 
@@ -106,6 +106,7 @@ pub fn run(
         .collect::<Vec<_>>()
         .join("\n");
     let schema = protocol::response_schema();
+    let system = crate::model::system_prompt(ROLE);
     let mut asked = Asked::default();
     let mut results: Vec<ActionResult> = Vec::new();
     for turn in 1..=config.max_turns {
@@ -132,7 +133,7 @@ pub fn run(
         let failed = |failure| ExtractError::Agent { turn, failure };
         let question = Question {
             request: &input,
-            system: SYSTEM,
+            system: &system,
             schema: &schema,
         };
         let cwd = if job.memory_dir.is_dir() {

@@ -53,37 +53,21 @@ Reply with one JSON object and nothing else: {"actions":[...]}. Actions:
 - {"action":"done"}: you are finished.
 Reading costs another turn and is rarely needed: use it only to check a fact before saving it. What became of each action comes back in the next request's "results"; you have at most "max_turns" turns. Nothing else is carried out: no shell commands, no files written other than memories. Finish with done."#;
 
-/// Who the model is when memdir runs Claude Code for it (its system prompt).
-pub const SYSTEM: &str = "You are memdir's memory extractor, called through a JSON protocol. \
-You have no tools: you only answer. The user message is memdir's request, a JSON object whose \
-\"instructions\" field says what to do and which actions exist. Answer with the one JSON object \
-{\"actions\":[...]} it asks for.";
+/// What the model is when memdir runs Claude Code for it (its system prompt says so).
+pub const ROLE: &str = "memory extractor";
 
 /// The JSON schema of a response (Claude Code's structured output).
 pub fn response_schema() -> Value {
-    serde_json::json!({
-        "type": "object",
-        "properties": {
-            "actions": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "action": {"type": "string", "enum": ["save", "update", "delete", "read", "grep", "glob", "done"]},
-                        "name": {"type": "string"},
-                        "type": {"type": "string", "enum": ["user", "feedback", "project", "reference"]},
-                        "description": {"type": "string"},
-                        "body": {"type": "string"},
-                        "title": {"type": "string"},
-                        "path": {"type": "string"},
-                        "pattern": {"type": "string"}
-                    },
-                    "required": ["action"]
-                }
-            }
-        },
-        "required": ["actions"]
-    })
+    crate::model::actions_schema(serde_json::json!({
+        "action": {"type": "string", "enum": ["save", "update", "delete", "read", "grep", "glob", "done"]},
+        "name": {"type": "string"},
+        "type": {"type": "string", "enum": ["user", "feedback", "project", "reference"]},
+        "description": {"type": "string"},
+        "body": {"type": "string"},
+        "title": {"type": "string"},
+        "path": {"type": "string"},
+        "pattern": {"type": "string"}
+    }))
 }
 
 /// One turn's request, written to the command's stdin as one JSON object.

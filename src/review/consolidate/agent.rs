@@ -50,39 +50,23 @@ Anything not clearly one of these: leave it alone. Touch each memory in at most 
 {"action":"rewrite","name":N,"description":D,"body":B}
 and {"actions": []} when there is nothing to do."#;
 
-/// Who the model is when memdir runs Claude Code for it (its system prompt).
-pub const SYSTEM: &str = "You are memdir's memory consolidator, called through a JSON protocol. \
-You have no tools: you only answer. The user message is memdir's request, a JSON object whose \
-\"instructions\" field says what to do and which actions exist. Answer with the one JSON object \
-{\"actions\":[...]} it asks for.";
+/// What the model is when memdir runs Claude Code for it (its system prompt says so).
+pub const ROLE: &str = "memory consolidator";
 
 /// The JSON schema of an answer (Claude Code's structured output).
 pub fn response_schema() -> Value {
-    serde_json::json!({
-        "type": "object",
-        "properties": {
-            "actions": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "action": {"type": "string", "enum": ["merge", "drop", "rewrite"]},
-                        "names": {"type": "array", "items": {"type": "string"}},
-                        "into": {"type": "string"},
-                        "name": {"type": "string"},
-                        "reason": {"type": "string", "enum": ["expired", "superseded"]},
-                        "date": {"type": "string"},
-                        "by": {"type": "string"},
-                        "description": {"type": "string"},
-                        "body": {"type": "string"},
-                        "why": {"type": "string"}
-                    },
-                    "required": ["action"]
-                }
-            }
-        },
-        "required": ["actions"]
-    })
+    crate::model::actions_schema(serde_json::json!({
+        "action": {"type": "string", "enum": ["merge", "drop", "rewrite"]},
+        "names": {"type": "array", "items": {"type": "string"}},
+        "into": {"type": "string"},
+        "name": {"type": "string"},
+        "reason": {"type": "string", "enum": ["expired", "superseded"]},
+        "date": {"type": "string"},
+        "by": {"type": "string"},
+        "description": {"type": "string"},
+        "body": {"type": "string"},
+        "why": {"type": "string"}
+    }))
 }
 
 /// A memory as a request lists it.
@@ -237,10 +221,11 @@ pub fn proposal(
     let asked = match model {
         Ok(model) => {
             let schema = response_schema();
+            let system = crate::model::system_prompt(ROLE);
             let mut ask = |request: &[u8]| {
                 let question = Question {
                     request,
-                    system: SYSTEM,
+                    system: &system,
                     schema: &schema,
                 };
                 crate::model::ask(model, &question, cwd, *time_limit).map_err(|e| e.to_string())
