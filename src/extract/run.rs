@@ -384,7 +384,8 @@ fn said(turns: &[Turn]) -> String {
 /// Hand the ranges `auto` gave the builtin extractor for want of a model (in `memory_dir`) to
 /// the model now: each range's gated prompts in one request, as a batch would have been. A
 /// range done is taken off its list; the first the model does not answer stops the redo (the
-/// rest stay marked). `on_report` sees each range's report.
+/// rest stay marked). `on_report` sees each range's report. The caller
+/// ([`crate::extract::worker::redo_in_foreground`]) has found the repository and holds its lock.
 pub fn redo(
     memory_dir: &Path,
     extractor: &Extractor,
@@ -396,9 +397,6 @@ pub fn redo(
         Extractor::Agent(config) | Extractor::Auto(config) => config,
         Extractor::Builtin => return Ok(()),
     };
-    if !crate::repo::has_repository(memory_dir).unwrap_or(false) {
-        return Ok(());
-    }
     let git_dir = memory_dir.join(".git");
     let marked = Redo::all(&git_dir);
     if marked.is_empty() {
