@@ -76,14 +76,21 @@ fn unescape(mut rest: &str) -> Option<String> {
 
 impl Record {
     pub fn entry(&self) -> HistoryEntry {
-        self.clone().into_entry()
+        self.entry_with(self.parents.clone(), self.author.clone())
     }
 
     /// [`Record::entry`], taking the record's parents and author rather than copying them.
-    pub fn into_entry(self) -> HistoryEntry {
+    pub fn into_entry(mut self) -> HistoryEntry {
+        let parents = std::mem::take(&mut self.parents);
+        let author = std::mem::take(&mut self.author);
+        self.entry_with(parents, author)
+    }
+
+    /// The entry its message says, with these parents and author.
+    fn entry_with(&self, parents: Vec<ObjectId>, author: String) -> HistoryEntry {
         let mut entry = parse_message(self.commit, &self.message, self.time);
-        entry.parents = self.parents;
-        entry.author = self.author;
+        entry.parents = parents;
+        entry.author = author;
         entry
     }
 
