@@ -102,6 +102,10 @@ fn a_deleted_topic_file_comes_back_and_a_line_for_nothing_is_dropped() {
     let (code, findings) = doctor(&env, false);
     assert_eq!(code, 1);
     assert!(has(&findings, "deleted", "file lint.md"), "{findings:?}");
+    assert!(
+        !has(&findings, "uncommitted", "file lint.md"),
+        "one deletion is one problem: {findings:?}"
+    );
     let run = env.run(&["doctor", "--fix"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     insta::assert_snapshot!("doctor_restores_a_deleted_file", run.stdout);

@@ -235,6 +235,11 @@ impl Store {
             ));
         }
 
+        let index = Index::parse(index_text.as_deref().unwrap_or_default());
+        let mut linked: BTreeMap<String, usize> = BTreeMap::new();
+        for (_, entry) in index.entries() {
+            *linked.entry(entry.file_name().to_string()).or_default() += 1;
+        }
         let mut changed: BTreeSet<&str> = BTreeSet::new();
         for (name, work) in &state.work {
             if state.tree.get(name.as_bytes()).map(|(_, id)| *id) != Some(work.id) {
@@ -243,7 +248,13 @@ impl Store {
         }
         for (name, (kind, _)) in &state.tree {
             let name = std::str::from_utf8(name).unwrap_or_default();
-            if is_checked_out(name.as_bytes(), *kind) && !state.work.contains_key(name) {
+            // A memory the index names that is gone from the work tree is one problem, said
+            // below (deleted, or dangling), not also an uncommitted change.
+            let said_below = is_topic_file_name(name) && linked.contains_key(name);
+            if is_checked_out(name.as_bytes(), *kind)
+                && !state.work.contains_key(name)
+                && !said_below
+            {
                 changed.insert(name);
             }
         }
@@ -255,11 +266,6 @@ impl Store {
             ));
         }
 
-        let index = Index::parse(index_text.as_deref().unwrap_or_default());
-        let mut linked: BTreeMap<String, usize> = BTreeMap::new();
-        for (_, entry) in index.entries() {
-            *linked.entry(entry.file_name().to_string()).or_default() += 1;
-        }
         let mut names_by_frontmatter: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for name in state.work.keys().filter(|n| n.as_str() != INDEX_FILE) {
             if let Some(memory) = conflict_copy_of(name) {
